@@ -1,0 +1,97 @@
+"""sitesift extractors: main text and list records from HTML, pure Python.
+
+>>> from extractors import extract
+>>> result = extract("<html><body><p>Hello</p></body></html>", method="cetd")
+
+Every method takes ``(html, url=None, **params)`` where ``html`` is ``str``,
+``bytes`` (decoded with the declared or detected encoding) or an already
+parsed :class:`Document`, and returns a :class:`Result`. Parse once with
+:func:`as_document` and pass the document to several methods to share the
+tree. Nothing here imports Scrapy or a database.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from importlib import import_module
+from typing import Any
+
+from .document import Document, ExtractionError, as_document
+from .result import LengthClass, PageType, Record, Result
+
+__all__ = [
+    "METHODS",
+    "Document",
+    "ExtractionError",
+    "LengthClass",
+    "PageType",
+    "Record",
+    "Result",
+    "as_document",
+    "extract",
+]
+
+# Method name -> "module:function". Loaded on first use so that importing the
+# package stays cheap and a tool can list the methods without running them.
+_METHOD_PATHS: dict[str, str] = {
+    "justext": "extractors.justext:extract",
+    "boilerpipe": "extractors.boilerpipe:extract_article",
+    "boilerpipe-default": "extractors.boilerpipe:extract_default",
+    "cetd": "extractors.density:extract",
+    "scedd": "extractors.scedd:extract",
+    "awce": "extractors.awce:extract",
+    "list": "extractors.listing:extract",
+    "layout": "extractors.layout:extract",
+}
+
+
+class _Methods(dict):
+    """A dict of method name -> callable that imports each module lazily."""
+
+    def __missing__(self, name: str) -> Callable[..., Result]:
+        try:
+            path = _METHOD_PATHS[name]
+        except KeyError:
+            raise KeyError(
+                f"unknown extraction method {name!r}; choose from {', '.join(_METHOD_PATHS)}"
+            ) from None
+        module, func = path.split(":")
+        fn = getattr(import_module(module), func)
+        self[name] = fn
+        return fn
+
+    def __iter__(self):
+        return iter(_METHOD_PATHS)
+
+    def __len__(self) -> int:
+        return len(_METHOD_PATHS)
+
+    def __contains__(self, name: object) -> bool:
+        return name in _METHOD_PATHS
+
+    def keys(self):  # type: ignore[override]
+        return _METHOD_PATHS.keys()
+
+    def items(self):  # type: ignore[override]
+        return [(name, self[name]) for name in _METHOD_PATHS]
+
+
+METHODS: dict[str, Callable[..., Result]] = _Methods()
+
+
+def extract(
+    html: str | bytes | Document,
+    url: str | None = None,
+    method: str = "cetd",
+    reference: str | bytes | Document | list[Any] | None = None,
+    **params: Any,
+) -> Result:
+    """Extract the main content of a page with the named method.
+
+    ``reference`` (one page or a list) is for methods that compare a page with
+    others of its URL group, such as ``layout``.
+    """
+    fn = METHODS[method]
+    if reference is not None:
+        params["reference"] = reference
+    return fn(html, url, **params)

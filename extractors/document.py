@@ -1,0 +1,400 @@
+"""Parse a page once; share the cleaned tree and per-node statistics.
+
+Every algorithm reads a :class:`Document` rather than parsing again. The tree
+is cleaned of what is never content (scripts, styles, comments, hidden
+elements); form controls stay, because some algorithms score them as noise.
+Algorithms must treat ``doc.root`` as read-only: those that prune work on sets
+of nodes (or on :meth:`Document.copy_tree`), never on the shared tree.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import cached_property
+
+from lxml import etree, html
+
+from .encoding import decode_html
+from .text import clean_text, collapse_ws, guess_language
+
+# Tags whose whole subtree is dropped while cleaning.
+DROP_TAGS = frozenset(
+    {
+        "script",
+        "style",
+        "noscript",
+        "template",
+        "svg",
+        "math",
+        "canvas",
+        "iframe",
+        "object",
+        "embed",
+        "link",
+        "meta",
+        "base",
+        "head",
+    }  # fmt: skip
+)
+# Tags that start a new line of text when rendered (HTML block-level + <br>).
+BLOCK_TAGS = frozenset(
+    {
+        "address",
+        "article",
+        "aside",
+        "blockquote",
+        "body",
+        "br",
+        "caption",
+        "center",
+        "dd",
+        "details",
+        "dialog",
+        "dir",
+        "div",
+        "dl",
+        "dt",
+        "fieldset",
+        "figcaption",
+        "figure",
+        "footer",
+        "form",
+        "frameset",
+        "h1",
+        "h2",
+        "h3",
+        "h4",
+        "h5",
+        "h6",
+        "header",
+        "hgroup",
+        "hr",
+        "html",
+        "legend",
+        "li",
+        "listing",
+        "main",
+        "menu",
+        "nav",
+        "ol",
+        "option",
+        "p",
+        "pre",
+        "section",
+        "summary",
+        "table",
+        "tbody",
+        "td",
+        "tfoot",
+        "th",
+        "thead",
+        "tr",
+        "ul",
+        "textarea",
+        "select",
+        "optgroup",
+        "plaintext",
+        "xmp",
+    }  # fmt: skip
+)
+HEADING_TAGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
+FORM_TAGS = frozenset({"form", "input", "select", "option", "textarea", "button", "label"})
+_HIDDEN_STYLE = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.I)
+# A limit on nesting: deeper markup is flattened to keep recursion bounded.
+MAX_DEPTH = 400
+# Pages larger than this are cut before parsing (the main text of any real
+# page lies well within it) so that extraction time stays bounded.
+MAX_CHARS = 5_000_000
+
+
+class ExtractionError(ValueError):
+    """Raised for input that is not a page at all (wrong type)."""
+
+
+@dataclass(slots=True)
+class NodeStats:
+    """Statistics of one element's subtree, computed in one pass.
+
+    Text measures count non-whitespace characters of the subtree's text (the
+    element's own tail excluded). ``line`` is the index of the text line on
+    which the element starts, when the page is rendered as lines (a new line
+    begins at every block tag): the "line number" of the SCEDD seed.
+    """
+
+    text_len: int = 0
+    link_text_len: int = 0
+    tag_count: int = 0  # descendant elements, the element itself excluded
+    link_count: int = 0  # descendant <a href> elements, itself included
+    depth: int = 0  # root is 0
+    index: int = 0  # pre-order position among elements
+    line: int = 0  # first text line of the subtree
+    last_line: int = 0  # last text line of the subtree
+
+    @property
+    def link_density(self) -> float:
+        return self.link_text_len / self.text_len if self.text_len else 0.0
+
+    @property
+    def text_density(self) -> float:
+        """Characters per tag (CETD's text density)."""
+        return self.text_len / max(1, self.tag_count)
+
+
+def _is_hidden(el: etree._Element) -> bool:
+    if el.get("hidden") is not None or el.get("aria-hidden") == "true":
+        return True
+    style = el.get("style")
+    return bool(style and _HIDDEN_STYLE.search(style))
+
+
+def _clean(root: etree._Element) -> None:
+    """Drop comments, processing instructions, non-content and hidden subtrees."""
+    doomed = []
+    for el in root.iter():
+        tag = el.tag
+        if (
+            not isinstance(tag, str)  # comment, processing instruction, entity
+            or tag.lower() in DROP_TAGS
+            or (tag not in ("html", "body") and _is_hidden(el))
+            or (tag == "input" and (el.get("type") or "").lower() == "hidden")
+        ):
+            doomed.append(el)
+    for el in doomed:
+        if el.getparent() is not None:
+            el.drop_tree()  # keeps the tail text
+
+
+def _flatten_deep(root: etree._Element) -> None:
+    """Unwrap elements nested deeper than MAX_DEPTH (their text is kept)."""
+    stack = [(root, 0)]
+    deep = []
+    while stack:
+        el, depth = stack.pop()
+        if depth >= MAX_DEPTH:
+            deep.append(el)
+            continue
+        stack.extend((child, depth + 1) for child in el)
+    for el in deep:
+        text = "".join(el.itertext())
+        for child in list(el):
+            el.remove(child)
+        el.text = text
+
+
+def parse_html(text: str) -> etree._Element:
+    """Parse markup into an lxml tree (never returns None)."""
+    text = text[:MAX_CHARS]
+    if text.lstrip().startswith("<?xml"):
+        text = re.sub(r"^\s*<\?xml[^>]*\?>", "", text)
+    try:
+        root = html.document_fromstring(text, parser=_PARSER) if text.strip() else None
+    except (etree.ParserError, ValueError):
+        root = None
+    if root is None:
+        root = html.document_fromstring("<html><body></body></html>")
+    return root
+
+
+_PARSER = html.HTMLParser(remove_comments=True, remove_pis=True, huge_tree=True, recover=True)
+
+
+class Document:
+    """A parsed, cleaned page plus statistics for every element.
+
+    Build with :func:`as_document`. ``stats[el]`` gives an element's
+    :class:`NodeStats`; ``text`` is the decoded source.
+    """
+
+    def __init__(
+        self,
+        source: str | bytes,
+        url: str | None = None,
+        content_type: str | None = None,
+    ) -> None:
+        self.text, self.encoding = decode_html(source, content_type)
+        self.url = url
+        root = parse_html(self.text)
+        self.title = _title_of(root)
+        self.lang_attr = (root.get("lang") or "").strip().lower() or None
+        # What metadata needs from <head> and <script> is kept before cleaning.
+        self.meta: dict[str, str] = _meta_of(root)
+        self.jsonld: list[str] = [
+            s.text for s in root.iter("script")
+            if (s.get("type") or "").lower() == "application/ld+json" and s.text
+        ]  # fmt: skip
+        self.links: list[tuple[str, str]] = [
+            ((el.get("rel") or "").lower(), el.get("href") or "")
+            for el in root.iter("link", "a")
+            if el.get("rel") and el.get("href")
+        ]
+        _clean(root)
+        _flatten_deep(root)
+        self.root: etree._Element = root
+        body = root.find("body")
+        self.body: etree._Element = body if body is not None else root
+        self.stats: dict[etree._Element, NodeStats] = {}
+        self.line_count = 0
+        self._compute_stats()
+
+    # -- statistics -------------------------------------------------------
+
+    def _compute_stats(self) -> None:
+        """One iterative walk: pre-order assigns depth/index/line, post-order
+        sums text, link text and tag counts into the parents."""
+        stats = self.stats
+        index = 0
+        line = 0
+        line_open = False  # whether text was emitted on the current line
+        # Stack entries: (element, depth, in_link, visited_children)
+        stack: list[tuple[etree._Element, int, bool, bool]] = [(self.root, 0, False, False)]
+        while stack:
+            el, depth, in_link, done = stack.pop()
+            tag = el.tag
+            if done:
+                st = stats[el]
+                st.last_line = max(st.line, line if line_open else line - 1)
+                if tag in BLOCK_TAGS and line_open:
+                    line += 1
+                    line_open = False
+                tail_len = _nonspace_len(el.tail)
+                parent = el.getparent()
+                if parent is not None and parent in stats:
+                    pst = stats[parent]
+                    pst.text_len += st.text_len + tail_len
+                    pst.link_text_len += st.link_text_len + (tail_len if in_link else 0)
+                    pst.tag_count += st.tag_count + 1
+                    pst.link_count += st.link_count
+                if tail_len:
+                    line_open = True
+                continue
+            if tag in BLOCK_TAGS and line_open:
+                line += 1
+                line_open = False
+            is_link = tag == "a" and el.get("href") is not None
+            link = in_link or is_link
+            own = _nonspace_len(el.text)
+            st = NodeStats(
+                text_len=own,
+                link_text_len=own if link else 0,
+                link_count=1 if is_link else 0,
+                depth=depth,
+                index=index,
+                line=line,
+            )
+            stats[el] = st
+            index += 1
+            if own:
+                line_open = True
+            stack.append((el, depth, in_link, True))
+            for child in reversed(el):
+                stack.append((child, depth + 1, link, False))
+        self.line_count = line + (1 if line_open else 0)
+
+    # -- convenience ------------------------------------------------------
+
+    @cached_property
+    def language(self) -> str | None:
+        """Language code from the ``lang`` attribute or, failing that, the script."""
+        if self.lang_attr:
+            return self.lang_attr.split("-")[0]
+        return guess_language(text_content(self.body))
+
+    def elements(self, tag: str | None = None) -> list[etree._Element]:
+        """Elements of the cleaned tree in document order (optionally one tag)."""
+        return [el for el in self.root.iter(tag) if isinstance(el.tag, str)]
+
+    def copy_tree(self) -> etree._Element:
+        """A deep copy of the cleaned tree, for algorithms that prune."""
+        return _deepcopy(self.root)
+
+
+def _deepcopy(el: etree._Element) -> etree._Element:
+    import copy
+
+    return copy.deepcopy(el)
+
+
+def _nonspace_len(text: str | None) -> int:
+    if not text:
+        return 0
+    return len(text) - sum(1 for c in text if c.isspace())
+
+
+def _meta_of(root: etree._Element) -> dict[str, str]:
+    """``<meta>`` values keyed by lower-cased name, property or itemprop
+    (the first occurrence wins)."""
+    meta: dict[str, str] = {}
+    for el in root.iter("meta"):
+        key = el.get("name") or el.get("property") or el.get("itemprop") or el.get("http-equiv")
+        content = el.get("content")
+        if key and content is not None:
+            meta.setdefault(key.strip().lower(), content.strip())
+    return meta
+
+
+def _title_of(root: etree._Element) -> str | None:
+    el = root.find(".//title")
+    if el is None:
+        return None
+    title = collapse_ws(el.text_content())
+    return clean_text(title) or None
+
+
+def as_document(
+    source: str | bytes | Document, url: str | None = None, content_type: str | None = None
+) -> Document:
+    """Return ``source`` if it is already a :class:`Document`, else parse it."""
+    if isinstance(source, Document):
+        return source
+    if not isinstance(source, (str, bytes, bytearray)):
+        raise ExtractionError(f"expected HTML as str or bytes, got {type(source).__name__}")
+    return Document(bytes(source) if isinstance(source, bytearray) else source, url, content_type)
+
+
+def text_content(el: etree._Element) -> str:
+    """All text of a subtree, whitespace collapsed, on one line."""
+    return collapse_ws(" ".join(el.itertext()))
+
+
+def text_lines(
+    el: etree._Element, skip: frozenset[etree._Element] | set[etree._Element] | None = None
+) -> list[str]:
+    """Text of a subtree as lines: a new line at every block tag and ``<br>``.
+
+    ``skip`` holds elements whose subtree (not tail) is left out — the way
+    pruning algorithms render their result without mutating the shared tree.
+    """
+    lines: list[str] = []
+    current: list[str] = []
+
+    def flush() -> None:
+        if current:
+            line = collapse_ws("".join(current))
+            if line:
+                lines.append(clean_text(line))
+            current.clear()
+
+    stack: list[tuple[etree._Element, bool]] = [(el, False)]
+    while stack:
+        node, done = stack.pop()
+        tag = node.tag
+        block = tag in BLOCK_TAGS
+        if done:
+            if block:
+                flush()
+            if node is not el and node.tail:
+                current.append(node.tail)
+            continue
+        if skip and node in skip or not isinstance(tag, str):
+            if node is not el and node.tail:
+                current.append(node.tail)
+            continue
+        if block:
+            flush()
+        if node.text and isinstance(tag, str):
+            current.append(node.text)
+        stack.append((node, True))
+        stack.extend((child, False) for child in reversed(node))
+    flush()
+    return lines

@@ -1,0 +1,181 @@
+"""Turn page bytes into text without mojibake.
+
+Order of evidence: a byte-order mark, then the HTTP charset, then a ``<meta>``
+charset, then detection. A declared charset is trusted only if the bytes decode
+under it cleanly; Chinese legacy labels are widened to their supersets
+(GB2312/GBK -> GB18030, Big5 -> Big5-HKSCS) because real pages use characters
+outside the narrow tables.
+"""
+
+from __future__ import annotations
+
+import codecs
+import re
+
+from charset_normalizer import from_bytes
+
+_META_CHARSET = re.compile(
+    rb"""<meta[^>]+charset\s*=\s*["']?\s*([a-zA-Z0-9_\-:.]+)""", re.IGNORECASE
+)
+_HEADER_CHARSET = re.compile(r"charset\s*=\s*[\"']?([a-zA-Z0-9_\-:.]+)", re.IGNORECASE)
+
+# Labels that are narrower than what pages actually use.
+_SUPERSETS = {
+    "gb2312": "gb18030",
+    "gbk": "gb18030",
+    "x-gbk": "gb18030",
+    "cp936": "gb18030",
+    "euc-cn": "gb18030",
+    "hz-gb-2312": "gb18030",
+    "big5": "big5hkscs",
+    "big5-tw": "big5hkscs",
+    "cp950": "big5hkscs",
+    "x-big5": "big5hkscs",
+    # WHATWG: latin-1 labels mean windows-1252.
+    "iso-8859-1": "cp1252",
+    "latin1": "cp1252",
+    "latin-1": "cp1252",
+    "us-ascii": "cp1252",
+    "ascii": "cp1252",
+}
+_BOMS = (
+    (codecs.BOM_UTF8, "utf-8"),
+    (codecs.BOM_UTF32_LE, "utf-32-le"),
+    (codecs.BOM_UTF32_BE, "utf-32-be"),
+    (codecs.BOM_UTF16_LE, "utf-16-le"),
+    (codecs.BOM_UTF16_BE, "utf-16-be"),
+)
+_CJK_MULTIBYTE = ("gb18030", "big5hkscs")
+_CJK_CHECK_BYTES = 32_000
+# Sample size for detection; the head of a page carries enough signal.
+_DETECT_BYTES = 200_000
+
+
+def normalize_encoding(label: str | None) -> str | None:
+    """Return the Python codec for a charset label (widened), or None if unknown."""
+    if not label:
+        return None
+    label = label.strip().strip("\"'").lower()
+    label = _SUPERSETS.get(label, label)
+    try:
+        name = codecs.lookup(label).name
+    except LookupError:
+        return None
+    return _SUPERSETS.get(name, name)
+
+
+def header_charset(content_type: str | None) -> str | None:
+    """The charset parameter of a Content-Type header value, if any."""
+    if not content_type:
+        return None
+    match = _HEADER_CHARSET.search(content_type)
+    return match.group(1) if match else None
+
+
+def meta_charset(data: bytes) -> str | None:
+    """The charset declared by a ``<meta>`` tag in the first 4 KiB."""
+    match = _META_CHARSET.search(data[:4096])
+    return match.group(1).decode("ascii", "ignore") if match else None
+
+
+def _decodes_cleanly(data: bytes, encoding: str) -> bool:
+    try:
+        data.decode(encoding)
+    except (UnicodeDecodeError, LookupError):
+        return False
+    return True
+
+
+def _bad_bytes(data: bytes, encoding: str) -> int:
+    """How many undecodable sequences the bytes hold under ``encoding``."""
+    return data.decode(encoding, errors="replace").count("\ufffd") - data.count("\ufffd".encode())
+
+
+def _has_high_bytes(data: bytes) -> bool:
+    return any(b >= 0x80 for b in data[:_DETECT_BYTES])
+
+
+def _is_plausible(data: bytes, encoding: str) -> bool:
+    """Whether a declared charset fits the bytes.
+
+    Real legacy pages hold a few broken sequences, so a handful of errors is
+    tolerated. A declaration is rejected when the bytes are valid UTF-8 with
+    non-ASCII text (accidental UTF-8 validity of GBK/Big5/Latin text is
+    vanishingly rare), and a single-byte charset is rejected when detection
+    finds a multi-byte one (the classic ``iso-8859-1`` header on a GBK page).
+    """
+    sample = data[:_DETECT_BYTES]
+    if (
+        encoding != "utf-8"
+        and _has_high_bytes(sample)
+        and _decodes_cleanly(
+            sample[: len(sample) - 3] if len(data) > _DETECT_BYTES else sample, "utf-8"
+        )
+    ):
+        return False
+    bad = _bad_bytes(sample, encoding)
+    if bad > max(2, len(sample) // 2000):
+        return False
+    if codecs.lookup(encoding).name in ("cp1252", "iso8859-1", "ascii") and _has_high_bytes(sample):
+        guess = detect_encoding(sample)
+        if guess not in ("cp1252", "iso8859-1", None):
+            return False
+    if encoding in _CJK_MULTIBYTE and _has_high_bytes(sample):
+        # GBK and Big5 share byte ranges, so a wrong one of the two still
+        # "decodes"; let the detector compare them by how chaotic the text is.
+        rivals = [encoding, *(c for c in _CJK_MULTIBYTE if c != encoding)]
+        best = from_bytes(sample[:_CJK_CHECK_BYTES], cp_isolation=rivals).best()
+        if best is not None and normalize_encoding(best.encoding) != encoding:
+            return False
+    return True
+
+
+def detect_encoding(data: bytes) -> str | None:
+    """Guess the encoding of undeclared bytes."""
+    sample = data[:_DETECT_BYTES]
+    if not any(b >= 0x80 for b in sample):
+        return "utf-8"
+    if _decodes_cleanly(sample, "utf-8") or _decodes_cleanly(sample[:-3], "utf-8"):
+        return "utf-8"
+    best = from_bytes(sample).best()
+    if best is None:
+        return None
+    guess = normalize_encoding(best.encoding)
+    # charset_normalizer sometimes names a sibling of a Chinese codec; keep to
+    # the superset that decodes the whole page.
+    narrow = {"gb2312": "gb18030", "gbk": "gb18030", "hz": "gb18030", "cp936": "gb18030",
+              "big5": "big5hkscs", "cp950": "big5hkscs"}  # fmt: skip
+    return narrow.get(guess, guess) if guess else None
+
+
+def decode_html(data: bytes | str, content_type: str | None = None) -> tuple[str, str]:
+    """Decode page bytes; return ``(text, encoding)``.
+
+    Never raises: undecodable bytes are replaced, NUL and other C0 control
+    characters (except tab and newlines) are dropped.
+    """
+    if isinstance(data, str):
+        return _strip_controls(data), "unicode"
+    encoding = None
+    for bom, name in _BOMS:
+        if data.startswith(bom):
+            encoding = name
+            data = data[len(bom) :]
+            break
+    if encoding is None:
+        for declared in (header_charset(content_type), meta_charset(data)):
+            candidate = normalize_encoding(declared)
+            if candidate and _is_plausible(data, candidate):
+                encoding = candidate
+                break
+    if encoding is None:
+        encoding = detect_encoding(data) or "utf-8"
+    text = data.decode(encoding, errors="replace")
+    return _strip_controls(text), encoding
+
+
+_CONTROLS = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+
+
+def _strip_controls(text: str) -> str:
+    return _CONTROLS.sub("", text)

@@ -1,0 +1,69 @@
+"""The one result type every extractor returns."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from enum import StrEnum
+from typing import Any
+
+
+class PageType(StrEnum):
+    """What kind of page it is: its main content is one text, a list of
+    records, or neither."""
+
+    ARTICLE = "article"
+    LIST = "list"
+    OTHER = "other"
+
+
+class LengthClass(StrEnum):
+    """SCEDD's body-length classes (rough text under 450 bytes is short)."""
+
+    SHORT = "short"
+    LONG = "long"
+
+
+@dataclass(slots=True)
+class Record:
+    """One entry of a list page."""
+
+    text: str
+    url: str | None = None
+    title: str | None = None
+    date: str | None = None
+
+
+@dataclass(slots=True)
+class Result:
+    """What an extractor found on a page.
+
+    ``text`` keeps paragraphs, headings and list items as separate lines.
+    ``node`` is the main-content element in the parsed tree when the method
+    picks one (not serialised; useful to combine methods).
+    """
+
+    text: str = ""
+    title: str | None = None
+    method: str = ""
+    page_type: PageType | None = None
+    length_class: LengthClass | None = None
+    confidence: float | None = None
+    published: str | None = None
+    author: str | None = None
+    language: str | None = None
+    image: str | None = None
+    records: list[Record] = field(default_factory=list)
+    node: Any = field(default=None, repr=False, compare=False)
+
+    @property
+    def lines(self) -> list[str]:
+        return [line for line in self.text.split("\n") if line]
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready dict (enums as strings, no tree node)."""
+        data = asdict(self)
+        data.pop("node", None)
+        for key in ("page_type", "length_class"):
+            if data[key] is not None:
+                data[key] = str(data[key])
+        return data

@@ -1,0 +1,139 @@
+"""Words, characters and languages: the text measures every algorithm shares.
+
+English counts whitespace words; Chinese has no spaces, so it is cut with
+jieba (loaded lazily, once per process) or counted by characters.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import tempfile
+import threading
+import unicodedata
+from collections.abc import Callable
+from enum import StrEnum
+from pathlib import Path
+
+# CJK Unified Ideographs (+ extension A, compatibility) — the characters that
+# make a text "Chinese" for counting purposes.
+_CJK = r"\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
+CJK_CHAR = re.compile(f"[{_CJK}]")
+_WORD = re.compile(rf"[^\W{_CJK}]+|[{_CJK}]")
+_LATIN_WORD = re.compile(rf"[^\W{_CJK}]+")
+_WHITESPACE = re.compile(r"\s+")
+
+_jieba_lock = threading.Lock()
+_jieba = None
+
+
+class Tokenizer(StrEnum):
+    """How text is cut into words (pluggable for jusText and boilerpipe)."""
+
+    WHITESPACE = "whitespace"  # \\w+ runs; each CJK character alone
+    JIEBA = "jieba"  # jieba words for CJK runs, \\w+ runs elsewhere
+    CHARS = "chars"  # every non-space character is a token
+
+
+def collapse_ws(text: str) -> str:
+    """Fold runs of whitespace to one space and strip."""
+    return _WHITESPACE.sub(" ", text).strip()
+
+
+def cjk_ratio(text: str) -> float:
+    """Share of CJK ideographs among the non-space characters."""
+    chars = sum(1 for c in text if not c.isspace())
+    if not chars:
+        return 0.0
+    return len(CJK_CHAR.findall(text)) / chars
+
+
+def is_chinese(text: str, threshold: float = 0.3) -> bool:
+    """Whether a text is mostly Chinese (by its share of ideographs)."""
+    return cjk_ratio(text[:20_000]) >= threshold
+
+
+def _load_jieba():
+    global _jieba
+    if _jieba is None:
+        with _jieba_lock:
+            if _jieba is None:
+                import jieba
+
+                jieba.setLogLevel(logging.WARNING)
+                jieba.dt.tmp_dir = tempfile.gettempdir()
+                jieba.dt.cache_file = str(Path(tempfile.gettempdir()) / "sitesift-jieba.cache")
+                jieba.initialize()
+                _jieba = jieba
+    return _jieba
+
+
+def jieba_words(text: str) -> list[str]:
+    """jieba words of a text, without whitespace or punctuation tokens."""
+    jieba = _load_jieba()
+    return [w for w in jieba.lcut(text) if _LATIN_WORD.search(w) or CJK_CHAR.search(w)]
+
+
+def tokens(text: str, tokenizer: Tokenizer | str = Tokenizer.WHITESPACE) -> list[str]:
+    """Cut ``text`` into tokens with the chosen tokenizer."""
+    tokenizer = Tokenizer(tokenizer)
+    if tokenizer is Tokenizer.WHITESPACE:
+        return _WORD.findall(text)
+    if tokenizer is Tokenizer.CHARS:
+        return [c for c in text if not c.isspace()]
+    if not CJK_CHAR.search(text):
+        return _LATIN_WORD.findall(text)
+    return jieba_words(text)
+
+
+def word_count(text: str, tokenizer: Tokenizer | str = Tokenizer.WHITESPACE) -> int:
+    """Number of tokens in ``text``; cheaper than ``len(tokens(...))`` for the
+    default tokenizer."""
+    if Tokenizer(tokenizer) is Tokenizer.WHITESPACE:
+        return sum(1 for _ in _WORD.finditer(text))
+    return len(tokens(text, tokenizer))
+
+
+def tokenizer_for(text: str) -> Callable[[str], list[str]]:
+    """A tokenizer suited to the text's language: jieba for Chinese."""
+    kind = Tokenizer.JIEBA if is_chinese(text) else Tokenizer.WHITESPACE
+    return lambda t: tokens(t, kind)
+
+
+def clean_text(text: str) -> str:
+    """Valid printable Unicode: drop control and format characters (keep
+    newlines and tabs), normalise non-breaking and ideographic spaces."""
+    out = []
+    for ch in text:
+        if ch in "\n\t":
+            out.append(ch)
+            continue
+        cat = unicodedata.category(ch)
+        if cat in ("Cc", "Cs", "Co") or (cat == "Cf" and ch != "\u200d"):
+            continue
+        out.append(" " if cat == "Zs" else ch)
+    return "".join(out)
+
+
+def guess_language(text: str) -> str | None:
+    """A coarse language code from the script: ``zh``, ``ja``, ``ko``, ``en``
+    or None. Good enough for picking tokenizers and stoplists."""
+    sample = text[:20_000]
+    if not sample.strip():
+        return None
+    letters = sum(1 for c in sample if c.isalpha())
+    if not letters:
+        return None
+    kana = sum(1 for c in sample if "\u3040" <= c <= "\u30ff")
+    hangul = sum(1 for c in sample if "\uac00" <= c <= "\ud7af")
+    han = len(CJK_CHAR.findall(sample))
+    if kana > 0.05 * letters:
+        return "ja"
+    if hangul > 0.2 * letters:
+        return "ko"
+    if han > 0.2 * letters:
+        return "zh"
+    ascii_letters = sum(1 for c in sample if c.isascii() and c.isalpha())
+    if ascii_letters > 0.7 * letters:
+        return "en"
+    return None
