@@ -228,6 +228,22 @@ class Document:
             for el in root.iter("link", "a")
             if el.get("rel") and el.get("href")
         ]
+        # For crawling: every outgoing href (hidden menus included, cleaning
+        # drops those), feeds announced in <head>, and the <base> URL.
+        self.hrefs: list[str] = [
+            href.strip()
+            for el in root.iter("a", "area", "frame", "iframe")
+            if (href := el.get("href") or el.get("src"))
+        ]
+        self.feeds: list[str] = [
+            el.get("href", "").strip()
+            for el in root.iter("link")
+            if "alternate" in (el.get("rel") or "").lower()
+            and any(t in (el.get("type") or "").lower() for t in ("rss", "atom"))
+            and el.get("href")
+        ]
+        base = root.find(".//base[@href]")
+        self.base_href: str | None = base.get("href").strip() if base is not None else None
         _clean(root)
         _flatten_deep(root)
         self.root: etree._Element = root
@@ -370,9 +386,9 @@ def text_lines(
 
     def flush() -> None:
         if current:
-            line = collapse_ws("".join(current))
+            line = collapse_ws(clean_text("".join(current)))
             if line:
-                lines.append(clean_text(line))
+                lines.append(line)
             current.clear()
 
     stack: list[tuple[etree._Element, bool]] = [(el, False)]

@@ -47,6 +47,22 @@ _BOMS = (
 )
 _CJK_MULTIBYTE = ("gb18030", "big5hkscs")
 _CJK_CHECK_BYTES = 32_000
+_MULTIBYTE = frozenset(
+    {
+        "utf-8",
+        "gb18030",
+        "big5hkscs",
+        "shift_jis",
+        "cp932",
+        "euc_jp",
+        "euc_kr",
+        "cp949",
+        "iso2022_jp",
+        "utf-16",
+        "utf-16-le",
+        "utf-16-be",
+    }  # fmt: skip
+)
 # Sample size for detection; the head of a page carries enough signal.
 _DETECT_BYTES = 200_000
 
@@ -116,10 +132,9 @@ def _is_plausible(data: bytes, encoding: str) -> bool:
     bad = _bad_bytes(sample, encoding)
     if bad > max(2, len(sample) // 2000):
         return False
-    if codecs.lookup(encoding).name in ("cp1252", "iso8859-1", "ascii") and _has_high_bytes(sample):
-        guess = detect_encoding(sample)
-        if guess not in ("cp1252", "iso8859-1", None):
-            return False
+    single_byte = codecs.lookup(encoding).name in ("cp1252", "iso8859-1", "ascii")
+    if single_byte and _has_high_bytes(sample) and detect_encoding(sample) in _MULTIBYTE:
+        return False
     if encoding in _CJK_MULTIBYTE and _has_high_bytes(sample):
         # GBK and Big5 share byte ranges, so a wrong one of the two still
         # "decodes"; let the detector compare them by how chaotic the text is.

@@ -1,0 +1,206 @@
+"""The ``sitesift`` command.
+
+    sitesift crawl sites.txt [--db URL] [-O out.jsonl] [-s NAME=VALUE] ...
+    sitesift extract page.html [--method NAME] [--url URL] [--json]
+
+Bad input (a missing site list, an unreachable database, an unwritable
+output) ends with a one-line message and exit status 2, never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from pathlib import Path
+
+EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
+
+
+class CLIError(Exception):
+    """A problem the user can fix; printed as one line."""
+
+
+def _project_settings(overrides: list[str], log_level: str | None):  # noqa: ANN202
+    os.environ.setdefault("SCRAPY_SETTINGS_MODULE", "crawler.settings")
+    from scrapy.utils.project import get_project_settings
+
+    settings = get_project_settings()
+    for pair in overrides:
+        name, sep, value = pair.partition("=")
+        if not sep or not name:
+            raise CLIError(f"-s takes NAME=VALUE, got {pair!r}")
+        settings.set(name.strip(), value, priority="cmdline")
+    if log_level:
+        settings.set("LOG_LEVEL", log_level.upper(), priority="cmdline")
+    return settings
+
+
+def _check_output(path: str) -> None:
+    if path in ("-", "stdout:") or "://" in path:
+        return
+    parent = Path(path).expanduser().resolve().parent
+    if not parent.is_dir():
+        raise CLIError(f"output folder {parent} does not exist")
+    if not os.access(parent, os.W_OK):
+        raise CLIError(f"output folder {parent} is not writable")
+
+
+def cmd_crawl(args: argparse.Namespace) -> int:
+    from scrapy.crawler import CrawlerProcess
+    from scrapy.utils.conf import feed_process_params_from_cli
+
+    from crawler.sitelist import SiteListFileError, read_site_list
+    from pipelines.schema import DatabaseError, connect
+
+    try:
+        specs, errors = read_site_list(args.sites)
+    except SiteListFileError as exc:
+        raise CLIError(str(exc)) from None
+    if not specs:
+        for error in errors:
+            print(f"sitesift: {error}", file=sys.stderr)
+        raise CLIError(f"{args.sites}: no usable site in the list")
+
+    settings = _project_settings(args.set, args.loglevel)
+    if args.db:
+        settings.set("SITESIFT_DB", args.db, priority="cmdline")
+    if args.max_pages is not None:
+        settings.set("SITESIFT_MAX_PAGES", args.max_pages, priority="cmdline")
+    if args.depth is not None:
+        settings.set("SITESIFT_MAX_DEPTH", args.depth, priority="cmdline")
+    if args.jobdir:
+        settings.set("JOBDIR", args.jobdir, priority="cmdline")
+    if args.logfile:
+        settings.set("LOG_FILE", args.logfile, priority="cmdline")
+    try:
+        connect(settings.get("SITESIFT_DB")).dispose()
+    except DatabaseError as exc:
+        raise CLIError(str(exc)) from None
+    outputs = args.output or args.overwrite_output
+    if outputs:
+        for path in outputs:
+            _check_output(path)
+        try:
+            feeds = feed_process_params_from_cli(
+                settings,
+                args.output or [],
+                overwrite_output=args.overwrite_output or [],
+            )
+        except Exception as exc:  # scrapy raises UsageError for unknown formats
+            raise CLIError(str(exc)) from None
+        settings.set("FEEDS", feeds, priority="cmdline")
+
+    process = CrawlerProcess(settings)
+    crawler = process.create_crawler("site")
+    process.crawl(crawler, sites=args.sites)
+    process.start()
+    reason = crawler.stats.get_value("finish_reason") if crawler.stats else None
+    return EXIT_OK if reason == "finished" else EXIT_FAILED
+
+
+def cmd_extract(args: argparse.Namespace) -> int:
+    from extractors import METHODS, extract
+
+    if args.method not in METHODS:
+        raise CLIError(f"unknown method {args.method!r}; choose from {', '.join(METHODS)}")
+    try:
+        data = sys.stdin.buffer.read() if args.file == "-" else Path(args.file).read_bytes()
+    except OSError as exc:
+        raise CLIError(f"cannot read {args.file}: {exc.strerror}") from None
+    reference = [Path(p).read_bytes() for p in args.reference] or None
+    result = extract(data, url=args.url, method=args.method, reference=reference)
+    if args.json:
+        print(json.dumps(result.to_dict(), ensure_ascii=False, indent=2))
+    else:
+        if result.title:
+            print(result.title)
+            print()
+        print(result.text)
+    return EXIT_OK
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="sitesift",
+        description="Crawl a list of sites, classify every page and extract clean "
+        "articles and list records (English and Chinese).",
+    )
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    crawl = sub.add_parser(
+        "crawl",
+        help="crawl every site of a site list into the database",
+        description="Crawl every site in SITES (one start URL per line, '#' comments, "
+        "optional per-site options such as 'max_pages=200 depth=4') and store every "
+        "page and every failure in the database.",
+    )
+    crawl.add_argument("sites", help="the site list file")
+    crawl.add_argument("--db", help="SQLAlchemy database URL (default: sqlite:///sitesift.db)")
+    crawl.add_argument(
+        "-o",
+        "--output",
+        action="append",
+        metavar="FILE",
+        help="append items to FILE (format by extension: jsonl, json, csv, xml)",
+    )
+    crawl.add_argument(
+        "-O",
+        "--overwrite-output",
+        action="append",
+        metavar="FILE",
+        help="write items to FILE, overwriting it",
+    )
+    crawl.add_argument(
+        "-s",
+        "--set",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="set a Scrapy or SITESIFT_* setting (repeatable)",
+    )
+    crawl.add_argument("-L", "--loglevel", help="log level (default INFO)")
+    crawl.add_argument("--logfile", help="write the log to this file")
+    crawl.add_argument("--jobdir", help="keep crawl state here to pause and resume (Scrapy JOBDIR)")
+    crawl.add_argument("--max-pages", type=int, help="pages per site (default 1000)")
+    crawl.add_argument("--depth", type=int, help="link hops from the start URL (default 10)")
+    crawl.set_defaults(func=cmd_crawl)
+
+    ext = sub.add_parser(
+        "extract",
+        help="extract the main text of one saved page",
+        description="Extract the main content of an HTML file (or - for stdin).",
+    )
+    ext.add_argument("file", help="HTML file, or - for standard input")
+    ext.add_argument("--method", default="cetd", help="extraction method (default: cetd)")
+    ext.add_argument("--url", help="the page's URL (resolves links, helps metadata)")
+    ext.add_argument(
+        "--reference",
+        action="append",
+        default=[],
+        metavar="FILE",
+        help="a page of the same template, for --method layout",
+    )
+    ext.add_argument("--json", action="store_true", help="print the whole result as JSON")
+    ext.set_defaults(func=cmd_extract)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "func", None):
+        parser.print_help()
+        return EXIT_USAGE
+    try:
+        return args.func(args)
+    except CLIError as exc:
+        print(f"sitesift: error: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        return EXIT_FAILED
+
+
+if __name__ == "__main__":
+    sys.exit(main())

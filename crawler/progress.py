@@ -1,0 +1,103 @@
+"""A progress line while crawling and a summary at the end.
+
+Reads the ``sitesift/*`` stats the spider and pipelines keep; prints through
+the ``sitesift.progress`` logger so that ``-L`` and log files apply.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections import Counter
+
+from scrapy import Spider, signals
+from scrapy.crawler import Crawler
+from scrapy.exceptions import NotConfigured
+from twisted.internet.task import LoopingCall
+
+logger = logging.getLogger("sitesift.progress")
+
+
+class Progress:
+    def __init__(self, crawler: Crawler, interval: float) -> None:
+        self.crawler = crawler
+        self.interval = interval
+        self.started = time.monotonic()
+        self.per_site: dict[str, Counter[str]] = {}
+        self._task: LoopingCall | None = None
+
+    @classmethod
+    def from_crawler(cls, crawler: Crawler) -> Progress:
+        interval = crawler.settings.getfloat("SITESIFT_PROGRESS_INTERVAL")
+        if interval < 0:
+            raise NotConfigured
+        ext = cls(crawler, interval)
+        crawler.signals.connect(ext.spider_opened, signal=signals.spider_opened)
+        crawler.signals.connect(ext.spider_closed, signal=signals.spider_closed)
+        crawler.signals.connect(ext.item_seen, signal=signals.item_scraped)
+        crawler.signals.connect(ext.item_seen, signal=signals.item_dropped)
+        return ext
+
+    def item_seen(self, item, **kwargs) -> None:  # noqa: ANN001
+        site = getattr(item, "site", None)
+        outcome = str(getattr(item, "outcome", "ok"))
+        if site:
+            self.per_site.setdefault(site, Counter())[outcome] += 1
+
+    def spider_opened(self, spider: Spider) -> None:
+        self.started = time.monotonic()
+        sites = getattr(spider, "sites", [])
+        logger.info(
+            "crawling %d site(s); pipelines: %s",
+            len(sites),
+            ", ".join(
+                p.rsplit(".", 1)[-1] for p in self.crawler.settings.getdict("ITEM_PIPELINES")
+            ),
+        )
+        if self.interval > 0:
+            self._task = LoopingCall(self.report)
+            self._task.start(self.interval, now=False)
+
+    def _totals(self) -> Counter[str]:
+        total: Counter[str] = Counter()
+        for counts in self.per_site.values():
+            total.update(counts)
+        return total
+
+    def report(self) -> None:
+        total = self._totals()
+        elapsed = max(1e-9, time.monotonic() - self.started)
+        stats = self.crawler.stats
+        pending = len(self.crawler.engine.slot.scheduler) if self.crawler.engine.slot else 0
+        done = sum(total.values())
+        logger.info(
+            "progress: %d fetched (%.1f/s), %d stored, %d failed, %d queued | %s",
+            done,
+            done / elapsed,
+            stats.get_value("sitesift/stored/ok", 0),
+            done - total["ok"],
+            pending,
+            "; ".join(
+                f"{site} {c['ok']} ok/{sum(c.values()) - c['ok']} bad"
+                for site, c in sorted(self.per_site.items())
+            ),
+        )
+
+    def spider_closed(self, spider: Spider, reason: str) -> None:
+        if self._task is not None and self._task.running:
+            self._task.stop()
+        elapsed = time.monotonic() - self.started
+        total = self._totals()
+        logger.info(
+            "finished (%s) in %.1fs: %d pages ok, %s",
+            reason,
+            elapsed,
+            total["ok"],
+            ", ".join(f"{n} {k}" for k, n in sorted(total.items()) if k != "ok") or "no failures",
+        )
+        for site, counts in sorted(self.per_site.items()):
+            logger.info(
+                "  %s: %s",
+                site,
+                ", ".join(f"{n} {k}" for k, n in sorted(counts.items())),
+            )

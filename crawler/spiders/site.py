@@ -1,0 +1,375 @@
+"""SiteSpider: a site list in, every in-scope page out as a PageItem.
+
+Per site: robots.txt first (its Crawl-delay and Sitemap lines), then the start
+page, links, ``<link rel=alternate>`` feeds and sitemaps (nested indexes
+included). URLs are canonicalised before they are requested, so a page is
+fetched once; per-site page and depth caps bound the crawl. No extraction
+happens here: the spider parses the page once (the shared Document) for its
+links and hands the tree on to the item pipelines.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+from collections.abc import AsyncIterator, Iterator
+from datetime import UTC, datetime
+from typing import Any
+
+from lxml import etree
+from protego import Protego
+from scrapy import Request, Spider, signals
+from scrapy.crawler import Crawler
+from scrapy.exceptions import IgnoreRequest, StopDownload
+from scrapy.http import Response
+from scrapy.utils.gz import gunzip
+from scrapy.utils.sitemap import Sitemap
+from twisted.python.failure import Failure
+
+from crawler.items import Outcome, PageItem
+from crawler.sitelist import SiteSpec, read_site_list
+from crawler.throttle import META_KEY as DELAY_META
+from crawler.urlgroups import URLGrouper
+from crawler.urls import canonicalize_url, host_of
+from extractors.document import Document
+
+logger = logging.getLogger(__name__)
+
+SITE = "sitesift_site"
+DEPTH = "sitesift_depth"
+REFERER = "sitesift_referer"
+
+# Content types that are pages; anything else is recorded as skipped, and
+# its body is not even downloaded.
+_HTML_TYPES = ("text/html", "application/xhtml+xml")
+_NOT_PAGE_PREFIXES = ("image/", "audio/", "video/", "font/", "application/pdf",
+                      "application/zip", "application/octet-stream", "application/x-",
+                      "application/vnd.", "application/msword", "application/gzip")  # fmt: skip
+
+
+class SiteSpider(Spider):
+    name = "site"
+
+    def __init__(self, sites: str | None = None, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if not sites:
+            raise ValueError("no site list: pass -a sites=FILE (one start URL per line)")
+        self.sites_file = sites
+        specs, errors = read_site_list(sites)
+        for error in errors:
+            logger.error("site list: %s", error)
+        self.site_list_errors = errors
+        self.sites: list[SiteSpec] = specs
+        self.by_host: dict[str, SiteSpec] = {spec.host: spec for spec in specs}
+        self.grouper = URLGrouper()
+        self.seen: dict[str, set[str]] = {spec.host: set() for spec in specs}
+        self.delay_floor: dict[str, float] = {}
+
+    @classmethod
+    def from_crawler(cls, crawler: Crawler, *args: Any, **kwargs: Any) -> SiteSpider:
+        spider = super().from_crawler(crawler, *args, **kwargs)
+        crawler.signals.connect(spider.headers_received, signal=signals.headers_received)
+        # A site's own concurrency / delay from the site list become its
+        # download slot's settings (settings are still mutable here).
+        slots = dict(crawler.settings.getdict("DOWNLOAD_SLOTS"))
+        for spec in spider.sites:
+            opts = spec.options
+            if opts.concurrency or opts.delay is not None:
+                slot = dict(slots.get(spec.host, {}))
+                if opts.concurrency:
+                    slot["concurrency"] = opts.concurrency
+                if opts.delay is not None:
+                    slot["delay"] = opts.delay
+                    spider.delay_floor[spec.host] = opts.delay
+                slots[spec.host] = slot
+        crawler.settings.set("DOWNLOAD_SLOTS", slots, priority="spider")
+        if not spider.sites:
+            logger.error("the site list %s has no usable site", spider.sites_file)
+        return spider
+
+    # -- limits ------------------------------------------------------------------
+
+    def max_pages(self, spec: SiteSpec) -> int:
+        return spec.options.max_pages or self.settings.getint("SITESIFT_MAX_PAGES")
+
+    def max_depth(self, spec: SiteSpec) -> int:
+        depth = spec.options.depth
+        return depth if depth is not None else self.settings.getint("SITESIFT_MAX_DEPTH")
+
+    # -- requests ------------------------------------------------------------------
+
+    def _meta(self, spec: SiteSpec, depth: int, referer: str | None = None) -> dict[str, Any]:
+        meta: dict[str, Any] = {"download_slot": spec.host, SITE: spec.host, DEPTH: depth}
+        if referer:
+            meta[REFERER] = referer
+        floor = self.delay_floor.get(spec.host)
+        if floor:
+            meta[DELAY_META] = floor
+        return meta
+
+    def page_request(
+        self, spec: SiteSpec, url: str, depth: int, referer: str | None = None
+    ) -> Request | None:
+        """A request for a page of ``spec`` — or None when the URL is out of
+        scope, already seen, too deep, or the site's page cap is reached."""
+        if not spec.in_scope(url) or url in self.seen[spec.host]:
+            return None
+        if depth > self.max_depth(spec):
+            self.crawler.stats.inc_value("sitesift/skipped/too_deep")
+            return None
+        if len(self.seen[spec.host]) >= self.max_pages(spec):
+            self.crawler.stats.inc_value("sitesift/skipped/page_cap")
+            return None
+        self.seen[spec.host].add(url)
+        return Request(
+            url,
+            callback=self.parse,
+            errback=self.fetch_failed,
+            meta=self._meta(spec, depth, referer),
+            priority=-depth,
+        )
+
+    async def start(self) -> AsyncIterator[Request]:
+        for spec in self.sites:
+            origin = spec.url.split("/", 3)
+            robots = f"{origin[0]}//{origin[2]}/robots.txt"
+            meta = self._meta(spec, 0) | {
+                "dont_obey_robotstxt": True,
+                "handle_httpstatus_all": True,
+            }
+            yield Request(
+                robots,
+                callback=self.parse_robots,
+                errback=self.robots_failed,
+                meta=meta,
+                dont_filter=True,
+                priority=100,
+            )
+
+    # -- robots, sitemaps, feeds -----------------------------------------------------
+
+    def parse_robots(self, response: Response) -> Iterator[Request]:
+        spec = self.by_host[response.meta[SITE]]
+        sitemaps: list[str] = []
+        if response.status == 200:
+            try:
+                rules = Protego.parse(response.body.decode("utf-8", "replace"))
+                delay = rules.crawl_delay(self.settings.get("USER_AGENT") or "*")
+                sitemaps = list(rules.sitemaps)
+            except Exception as exc:  # a garbage robots.txt must not stop the site
+                logger.warning("unreadable robots.txt at %s: %s", response.url, exc)
+                delay = None
+            if delay and self.settings.getbool("ROBOTSTXT_OBEY"):
+                self._set_delay_floor(spec, float(delay))
+        yield from self._site_entries(spec, sitemaps)
+
+    def robots_failed(self, failure: Failure) -> Iterator[Request]:
+        spec = self.by_host[failure.request.meta[SITE]]
+        yield from self._site_entries(spec, [])
+
+    def _set_delay_floor(self, spec: SiteSpec, delay: float) -> None:
+        cap = self.settings.getfloat("SITESIFT_CRAWL_DELAY_CAP")
+        floor = max(self.delay_floor.get(spec.host, 0.0), min(delay, cap))
+        self.delay_floor[spec.host] = floor
+        slot = self.crawler.engine.downloader.slots.get(spec.host)
+        if slot is not None:
+            slot.delay = max(slot.delay, floor)
+        logger.info("%s: robots.txt Crawl-delay %.2fs (using %.2fs)", spec.host, delay, floor)
+
+    def _site_entries(self, spec: SiteSpec, sitemaps: list[str]) -> Iterator[Request]:
+        request = self.page_request(spec, spec.url, 0)
+        if request is not None:
+            yield request
+        if not self.settings.getbool("SITESIFT_FOLLOW_SITEMAPS"):
+            return
+        origin = spec.url.split("/", 3)
+        candidates = sitemaps or [f"{origin[0]}//{origin[2]}/sitemap.xml"]
+        for url in candidates:
+            url = canonicalize_url(url)
+            if url and host_of(url) == spec.host:
+                yield self._aux_request(spec, url, self.parse_sitemap)
+
+    def _aux_request(self, spec: SiteSpec, url: str, callback: Any) -> Request:
+        """A request for a sitemap or feed (not a page: not counted, not stored)."""
+        meta = self._meta(spec, 1) | {"handle_httpstatus_all": True}
+        return Request(url, callback=callback, errback=self.aux_failed, meta=meta, priority=50)
+
+    def parse_sitemap(self, response: Response) -> Iterator[Request]:
+        spec = self.by_host[response.meta[SITE]]
+        if response.status != 200:
+            return
+        body = response.body
+        if body[:2] == b"\x1f\x8b":
+            try:
+                body = gunzip(body, max_size=self.settings.getint("DOWNLOAD_MAXSIZE"))
+            except OSError:
+                logger.warning("bad gzip sitemap %s", response.url)
+                return
+        try:
+            sitemap = Sitemap(body)
+        except Exception:
+            logger.warning("unreadable sitemap %s", response.url)
+            return
+        for entry in sitemap:
+            url = canonicalize_url(entry.get("loc", ""), base=response.url)
+            if not url:
+                continue
+            if sitemap.type == "sitemapindex":
+                if host_of(url) == spec.host:
+                    yield self._aux_request(spec, url, self.parse_sitemap)
+            else:
+                request = self.page_request(spec, url, 1, referer=response.url)
+                if request is not None:
+                    yield request
+
+    def parse_feed(self, response: Response) -> Iterator[Request]:
+        spec = self.by_host[response.meta[SITE]]
+        if response.status != 200:
+            return
+        try:
+            root = etree.fromstring(
+                response.body, parser=etree.XMLParser(recover=True, resolve_entities=False)
+            )
+        except etree.XMLSyntaxError:
+            root = None
+        if root is None:
+            logger.warning("unreadable feed %s", response.url)
+            return
+        for el in root.iter("{*}link", "link"):
+            href = el.get("href") if el.get("href") else (el.text or "")
+            if el.get("rel") not in (None, "alternate"):
+                continue
+            url = canonicalize_url(href.strip(), base=response.url)
+            if url:
+                request = self.page_request(spec, url, 1, referer=response.url)
+                if request is not None:
+                    yield request
+
+    def aux_failed(self, failure: Failure) -> None:
+        logger.debug("sitemap/feed failed: %s", failure.getErrorMessage())
+
+    # -- pages ---------------------------------------------------------------------
+
+    def headers_received(
+        self, headers: Any, body_length: int, request: Request, spider: Spider
+    ) -> None:
+        """Stop downloading bodies that are not pages (the item records them)."""
+        if request.callback != self.parse:
+            return
+        ctype = (headers.get(b"Content-Type") or b"").decode("latin-1").lower()
+        if ctype.startswith(_NOT_PAGE_PREFIXES):
+            raise StopDownload(fail=False)
+
+    def _item(self, response: Response, spec: SiteSpec) -> PageItem:
+        headers = response.headers
+        redirects = response.meta.get("redirect_urls") or [response.url]
+
+        def header(name: bytes) -> str | None:
+            value = headers.get(name)
+            return value.decode("latin-1") if value else None
+
+        return PageItem(
+            url=redirects[0],
+            site=spec.host,
+            final_url=response.url,
+            status=response.status,
+            fetched_at=datetime.now(UTC).isoformat(),
+            content_type=header(b"Content-Type"),
+            etag=header(b"ETag"),
+            last_modified=header(b"Last-Modified"),
+            depth=response.meta.get(DEPTH, 0),
+            referer=response.meta.get(REFERER),
+        )
+
+    def parse(self, response: Response) -> Iterator[PageItem | Request]:
+        spec = self.by_host[response.meta[SITE]]
+        item = self._item(response, spec)
+        final = canonicalize_url(response.url)
+        if final:
+            self.seen[spec.host].add(final)
+        reason = self._not_a_page(response, item.content_type)
+        if response.status >= 400:
+            item.outcome, item.reason = Outcome.HTTP_ERROR, f"HTTP {response.status}"
+        elif reason:
+            item.outcome, item.reason = Outcome.SKIPPED, reason
+        elif not final or not spec.in_scope(final):
+            item.outcome, item.reason = (
+                Outcome.OFFSITE,
+                f"redirected out of scope to {response.url}",
+            )
+        if item.outcome is not Outcome.OK:
+            self.crawler.stats.inc_value(f"sitesift/pages/{item.outcome}")
+            yield item
+            return
+        doc = Document(response.body, url=response.url, content_type=item.content_type)
+        item.document = doc
+        item.html = doc.text
+        item.encoding = doc.encoding
+        item.title = doc.title
+        item.content_hash = hashlib.sha256(response.body).hexdigest()
+        item.url_group = self.grouper.group(final)
+        self.crawler.stats.inc_value("sitesift/pages/ok")
+        yield item
+        yield from self._follow(spec, doc, response, item.depth + 1)
+
+    def _follow(
+        self, spec: SiteSpec, doc: Document, response: Response, depth: int
+    ) -> Iterator[Request]:
+        base = canonicalize_url(doc.base_href, base=response.url) if doc.base_href else None
+        base = base or response.url
+        if self.settings.getbool("SITESIFT_FOLLOW_FEEDS"):
+            for href in doc.feeds:
+                url = canonicalize_url(href, base=base)
+                if url and host_of(url) == spec.host and url not in self.seen[spec.host]:
+                    self.seen[spec.host].add(url)  # a feed also linked as <a> is fetched once
+                    yield self._aux_request(spec, url, self.parse_feed)
+        for href in doc.hrefs:
+            url = canonicalize_url(href, base=base)
+            if url:
+                request = self.page_request(spec, url, depth, referer=response.url)
+                if request is not None:
+                    yield request
+
+    @staticmethod
+    def _not_a_page(response: Response, content_type: str | None) -> str | None:
+        """Why a response is not an HTML page, or None if it is one."""
+        ctype = (content_type or "").split(";")[0].strip().lower()
+        head = response.body[:1024]
+        if (
+            ctype
+            and ctype not in _HTML_TYPES
+            and not (ctype.startswith("text/") and _looks_html(head))
+        ):
+            return f"not HTML ({ctype})"
+        if not ctype and not _looks_html(head):
+            return "not HTML (no content type, no markup)"
+        if b"\x00" in head and not head.startswith((b"\xff\xfe", b"\xfe\xff")):
+            return "binary content served as HTML"
+        return None
+
+    def fetch_failed(self, failure: Failure) -> Iterator[PageItem]:
+        request = failure.request
+        spec = self.by_host[request.meta[SITE]]
+        if failure.check(IgnoreRequest) and "robots.txt" in failure.getErrorMessage():
+            outcome, reason = Outcome.ROBOTS, "disallowed by robots.txt"
+        else:
+            outcome = Outcome.FAILED
+            reason = f"{failure.type.__name__}: {failure.getErrorMessage()}"[:500]
+        self.crawler.stats.inc_value(f"sitesift/pages/{outcome}")
+        yield PageItem(
+            url=request.url,
+            site=spec.host,
+            outcome=outcome,
+            reason=reason,
+            fetched_at=datetime.now(UTC).isoformat(),
+            depth=request.meta.get(DEPTH, 0),
+            referer=request.meta.get(REFERER),
+        )
+
+
+def _looks_html(head: bytes) -> bool:
+    sample = head.lstrip()[:512].lower()
+    return any(
+        tag in sample
+        for tag in (b"<html", b"<!doctype html", b"<head", b"<body", b"<meta", b"<title")
+    )

@@ -1,0 +1,68 @@
+"""The shared parsed Document: cleaning, statistics, rendering as lines."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from extractors.document import as_document, text_lines
+
+PAGE = """<html lang="en"><head><title>A title</title>
+<meta property="og:title" content="OG title">
+<script type="application/ld+json">{"@type": "NewsArticle"}</script>
+<link rel="alternate" type="application/rss+xml" href="/feed.xml"></head>
+<body><nav style="display:none"><a href="/hidden-menu">Menu</a></nav>
+<div id="main"><h1>Head</h1><p>First <a href="/x">link</a> para.</p><!-- note -->
+<ul><li>one</li><li>two<br>three</li></ul></div>
+<script>var x = 1;</script><footer>© 2024</footer></body></html>"""
+
+
+def test_cleaning_keeps_what_later_stages_need() -> None:
+    doc = as_document(PAGE, url="http://h/a")
+    assert doc.title == "A title"
+    assert doc.meta["og:title"] == "OG title"
+    assert "NewsArticle" in doc.jsonld[0]
+    assert doc.feeds == ["/feed.xml"]
+    assert "/hidden-menu" in doc.hrefs  # links of hidden menus are still crawled
+    assert not doc.root.xpath("//script|//nav")  # but hidden and script content is gone
+    assert doc.language == "en"
+
+
+def test_statistics_and_lines() -> None:
+    doc = as_document(PAGE)
+    main = doc.root.xpath("//div[@id='main']")[0]
+    st_main = doc.stats[main]
+    assert st_main.text_len == len("Head") + len("Firstlinkpara.") + len("onetwothree")
+    assert st_main.link_text_len == len("link")
+    assert st_main.link_count == 1
+    p = main.find("p")
+    assert doc.stats[p].depth == doc.stats[main].depth + 1
+    assert doc.stats[p].line > doc.stats[main.find("h1")].line
+    assert text_lines(main) == ["Head", "First link para.", "one", "two", "three"]
+    assert text_lines(main, skip={main.find("ul")}) == ["Head", "First link para."]
+
+
+def test_bytes_are_decoded_with_the_declared_charset() -> None:
+    html = '<html><head><meta charset="gbk"></head><body><p>中文正文内容</p></body></html>'
+    doc = as_document(html.encode("gbk"))
+    assert doc.encoding == "gb18030"
+    assert text_lines(doc.body) == ["中文正文内容"]
+
+
+def test_deep_nesting_and_garbage_do_not_break_parsing() -> None:
+    # libxml2 stops building the tree past its depth limit; what comes before
+    # survives and nothing hangs or overflows the stack.
+    deep = "<div>" * 10_000 + "deep text" + "</div>" * 10_000
+    doc = as_document(f"<html><body><p>before</p>{deep}</body></html>")
+    assert text_lines(doc.body)[0] == "before"
+    assert max(st.depth for st in doc.stats.values()) <= 400
+    assert as_document(b"").stats  # empty input still yields a tree
+    assert as_document(bytes(range(256)) * 10).body is not None
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.text(max_size=500))
+def test_any_text_parses(text: str) -> None:
+    doc = as_document(text)
+    for line in text_lines(doc.body):
+        assert line == line.strip() and line

@@ -1,0 +1,68 @@
+"""Decoding page bytes: declared, undeclared and wrongly declared charsets."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from extractors.encoding import decode_html, normalize_encoding
+
+SIMPLIFIED = "国务院总理今天在人民大会堂会见了来访的客人，双方就经贸合作交换了意见。"
+TRADITIONAL = "中華民國臺灣的經濟發展與國際貿易合作關係，雙方會談內容豐富。"
+
+
+def page(text: str, meta: str | None = None) -> str:
+    head = f'<meta charset="{meta}">' if meta else ""
+    return f"<html><head>{head}<title>t</title></head><body><p>{text}</p></body></html>"
+
+
+@pytest.mark.parametrize(
+    ("text", "codec", "header", "meta"),
+    [
+        (SIMPLIFIED, "gbk", "gbk", None),  # header only
+        (SIMPLIFIED, "gbk", None, "gbk"),  # meta only
+        (SIMPLIFIED, "gb18030", None, None),  # neither: detection
+        (SIMPLIFIED, "gbk", "iso-8859-1", None),  # wrong single-byte header
+        (SIMPLIFIED, "gbk", "utf-8", "gbk"),  # header wrong, meta right
+        (SIMPLIFIED, "gbk", "big5", None),  # the other Chinese double-byte codec
+        (TRADITIONAL, "big5", "big5", None),
+        (TRADITIONAL, "big5", None, None),
+        (TRADITIONAL, "big5", "iso-8859-1", None),
+        (TRADITIONAL, "big5", "gbk", None),
+        (SIMPLIFIED, "utf-8", "gbk", None),  # valid UTF-8 under a legacy label
+        ("Grüße aus Köln – naïve café", "cp1252", "iso-8859-1", None),
+    ],
+)
+def test_decodes_without_mojibake(
+    text: str, codec: str, header: str | None, meta: str | None
+) -> None:
+    data = page(text, meta).encode(codec)
+    content_type = f"text/html; charset={header}" if header else "text/html"
+    decoded, encoding = decode_html(data, content_type)
+    assert text in decoded, (encoding, decoded[:200])
+
+
+def test_gbk_label_widened_to_gb18030() -> None:
+    assert normalize_encoding("GB2312") == "gb18030"
+    assert normalize_encoding("big5") == "big5hkscs"
+    assert normalize_encoding("no-such-charset") is None
+
+
+def test_bom_wins_and_controls_are_dropped() -> None:
+    data = "\ufeff<p>a\x00b\x07c</p>".encode("utf-8")
+    decoded, encoding = decode_html(data, "text/html; charset=gbk")
+    assert encoding == "utf-8"
+    assert "abc" in decoded
+
+
+@given(
+    st.binary(max_size=2000),
+    st.sampled_from(
+        [None, "text/html; charset=gbk", "text/html; charset=utf-8", "text/html; charset=bogus"]
+    ),
+)
+def test_never_raises_and_returns_clean_text(data: bytes, content_type: str | None) -> None:
+    decoded, encoding = decode_html(data, content_type)
+    assert isinstance(decoded, str) and encoding
+    assert not any(ord(c) < 9 for c in decoded)
