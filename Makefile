@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 EXTRAS ?= test,postgres,redis
 
-.PHONY: setup system-deps demo test lint bench bench-extraction bench-crawl clean
+.PHONY: setup system-deps demo demo-web test lint bench bench-extraction bench-crawl clean
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -25,6 +25,10 @@ setup: $(VENV)/.installed system-deps
 
 demo: setup
 	$(PY) -m demo.run
+
+# Regenerate demo/web/ after editing demo/content*.py (a test checks they agree).
+demo-web: setup
+	$(PY) -m demo.build_web
 
 test: setup
 	$(PY) -m pytest -q

@@ -101,6 +101,9 @@ BLOCK_TAGS = frozenset(
 HEADING_TAGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
 FORM_TAGS = frozenset({"form", "input", "select", "option", "textarea", "button", "label"})
 _HIDDEN_STYLE = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.I)
+# A hidden subtree with more than this share of the page's text is content
+# that a script reveals, not boilerplate.
+REVEALED_SHARE = 0.3
 # A limit on nesting: deeper markup is flattened to keep recursion bounded.
 MAX_DEPTH = 400
 # Pages larger than this are cut before parsing (the main text of any real
@@ -149,20 +152,33 @@ def _is_hidden(el: etree._Element) -> bool:
 
 
 def _clean(root: etree._Element) -> None:
-    """Drop comments, processing instructions, non-content and hidden subtrees."""
+    """Drop comments, processing instructions, non-content and hidden subtrees.
+
+    A hidden subtree holding most of the page's text stays: pages (WeChat
+    articles, "read more" layouts) hide their body until a script reveals it.
+    """
     doomed = []
+    hidden = []
     for el in root.iter():
         tag = el.tag
         if (
             not isinstance(tag, str)  # comment, processing instruction, entity
             or tag.lower() in DROP_TAGS
-            or (tag not in ("html", "body") and _is_hidden(el))
             or (tag == "input" and (el.get("type") or "").lower() == "hidden")
         ):
             doomed.append(el)
+        elif tag not in ("html", "body") and _is_hidden(el):
+            hidden.append(el)
     for el in doomed:
         if el.getparent() is not None:
             el.drop_tree()  # keeps the tail text
+    if hidden:
+        total = _nonspace_len(" ".join(root.itertext()))
+        for el in hidden:
+            if el.getparent() is None:
+                continue
+            if _nonspace_len(" ".join(el.itertext())) <= REVEALED_SHARE * total:
+                el.drop_tree()
 
 
 def _flatten_deep(root: etree._Element) -> None:

@@ -186,9 +186,71 @@ def decode_html(data: bytes | str, content_type: str | None = None) -> tuple[str
     if encoding is None:
         encoding = detect_encoding(data) or "utf-8"
     text = data.decode(encoding, errors="replace")
+    declared = [normalize_encoding(d) for d in (header_charset(content_type), meta_charset(data))]
+    text = repair_mojibake(text, [d for d in declared if d in _CJK_MULTIBYTE])
     return _strip_controls(text), encoding
 
 
+# UTF-8 bytes read as Latin-1: "Ã©" for "é", "Â°" for "°".
+_UTF8_AS_LATIN1 = re.compile(r"[\u00c2-\u00f4][\u0080-\u00bf]")
+_LATIN1_LETTERS = re.compile(
+    r"[\u0080-\u00ff\u0152\u0153\u0160\u0161\u0178\u017d\u017e\u0192\u02c6\u02dc\u2013-\u203a\u20ac\u2122]"
+)
+
+
+def _to_bytes(text: str) -> bytes | None:
+    """Bytes that cp1252 (or Latin-1 for its holes) would have decoded to ``text``."""
+    out = bytearray()
+    for ch in text:
+        try:
+            out += ch.encode("cp1252")
+        except UnicodeEncodeError:
+            if ord(ch) > 0xFF:
+                return None
+            out.append(ord(ch))
+    return bytes(out)
+
+
+def repair_mojibake(text: str, cjk_codecs: list[str] | None = None) -> str:
+    """Undo text that was decoded with the wrong codec before it was served.
+
+    Some pages are already mojibake in their own bytes (UTF-8 read as Latin-1
+    and saved again, sometimes twice; GBK read as cp1252). Repair only on a
+    strong signature: many UTF-8-as-Latin-1 pairs, or, for a page that
+    declares a Chinese codec yet holds no Chinese, a text made of Latin-1
+    letters that decodes cleanly under the declared codec.
+    """
+    if text.isascii():
+        return text
+    for _ in range(3):
+        pairs = len(_UTF8_AS_LATIN1.findall(text))
+        if pairs < 20 or pairs * 2 < 0.6 * len(_NON_ASCII.findall(text)):
+            break
+        raw = _to_bytes(text)
+        if raw is None:
+            break
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError:
+            break
+    for codec in cjk_codecs or []:
+        latin = len(_LATIN1_LETTERS.findall(text))
+        if latin < 50 or CJK_TEXT.search(text):
+            break
+        raw = _to_bytes(text)
+        if raw is None:
+            break
+        fixed = raw.decode(codec, errors="replace")
+        if (
+            fixed.count("\ufffd") <= max(2, latin // 100)
+            and len(CJK_TEXT.findall(fixed)) * 3 > latin
+        ):
+            return fixed
+    return text
+
+
+CJK_TEXT = re.compile(r"[\u4e00-\u9fff]")
+_NON_ASCII = re.compile(r"[^\x00-\x7f]")
 _CONTROLS = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 
 

@@ -66,3 +66,14 @@ def test_any_text_parses(text: str) -> None:
     doc = as_document(text)
     for line in text_lines(doc.body):
         assert line == line.strip() and line
+
+
+def test_hidden_body_revealed_by_script_is_kept() -> None:
+    body = "<p>" + "This paragraph is the article itself. " * 20 + "</p>"
+    page = (
+        '<html><body><div style="display:none">Popup menu</div>'
+        f'<div id="c" style="visibility: hidden">{body}</div></body></html>'
+    )
+    doc = as_document(page)
+    assert doc.root.xpath("//div[@id='c']")
+    assert "Popup menu" not in " ".join(text_lines(doc.body))

@@ -66,3 +66,18 @@ def test_never_raises_and_returns_clean_text(data: bytes, content_type: str | No
     decoded, encoding = decode_html(data, content_type)
     assert isinstance(decoded, str) and encoding
     assert not any(ord(c) < 9 for c in decoded)
+
+
+def test_pages_that_are_mojibake_in_their_own_bytes_are_repaired() -> None:
+    body = "黑体字的新闻正文，记者报道了本市的最新情况。" * 5
+    # GBK text read as cp1252 and saved as UTF-8, on a page declaring gb2312.
+    once = body.encode("gbk").decode("cp1252", errors="ignore")
+    data = f'<meta charset="gb2312"><p>{once}</p>'.encode()
+    decoded, _ = decode_html(data)
+    assert body[:20] in decoded
+    # UTF-8 read as Latin-1 and saved again as UTF-8 (double encoding).
+    text = "Grüße aus Köln, café crème – déjà vu. " * 10
+    double = text.encode("utf-8").decode("latin-1").encode("utf-8")
+    assert text in decode_html(b"<p>" + double + b"</p>")[0]
+    # Genuine Latin-1 text is left alone.
+    assert text in decode_html(text.encode("cp1252"), "text/html; charset=iso-8859-1")[0]
