@@ -103,6 +103,8 @@ def tokenizer_for(text: str) -> Callable[[str], list[str]]:
 def clean_text(text: str) -> str:
     """Valid printable Unicode: drop control and format characters (keep
     newlines and tabs), normalise non-breaking and ideographic spaces."""
+    if text.isprintable():  # the common case: nothing to drop or normalise
+        return text
     out = []
     for ch in text:
         if ch in "\n\t":

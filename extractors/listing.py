@@ -1,0 +1,418 @@
+"""List-page records: group same-depth, same-class elements and rank them.
+
+The I-AWCE seed (algorithm 2) notes that a list page's entries are elements at
+one depth sharing a class name. It counts, for every (depth, class) key, how
+often it occurs (O) and how much text it holds (L), ranks the keys by a score
+R of both, keeps the top n=15 and takes the one with the greatest average text
+length TL. The seed's formulas (4) and (5) are images lost from its text; we
+use R = log(1 + O) * log(1 + L) (grows with both, neither dominates) and
+TL = L / O.
+
+Menus, tab bars and footers are repeated groups too, so the final choice among
+the top n weighs general signals besides TL (see :func:`_score`): entries that
+are one short link each, entries inside navigation-like containers (``nav``,
+``header``, ``footer``, ``aside`` or a class/id saying menu, nav, footer...)
+are penalised; entries with a date or with text beside their link (a snippet)
+are preferred. A group of leaf elements (``a.title``) is lifted to the
+ancestors that hold exactly one member each (the ``li`` around title + date),
+so that a record carries its link, title, date and snippet together.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass, fields, replace
+from datetime import date
+from functools import lru_cache
+from typing import Any
+from urllib.parse import urljoin
+
+from lxml import etree
+
+from .document import BLOCK_TAGS, HEADING_TAGS, Document, as_document
+from .result import PageType, Record, Result
+from .text import clean_text, collapse_ws
+
+METHOD = "list"
+
+
+@dataclass(frozen=True, slots=True)
+class Params:
+    """Thresholds of the list-record extractor."""
+
+    # Seed: "将统计的衡量单元限定在n=15" — candidates kept after ranking by R.
+    top_n: int = 15
+    # A list has at least this many records (fewer is not a list; general).
+    min_records: int = 3
+    # Lift a group at most this many levels towards its records' containers.
+    max_lift: int = 4
+    # Records averaging fewer non-space characters are "short entries" (menu
+    # items: one or two words; a headline is longer). 12 ~ two English words
+    # or six Chinese characters.
+    short_entry: int = 12
+    # Link density above which a record is "link only" (no snippet, no date).
+    link_only: float = 0.9
+    # Multipliers applied to the seed's TL-based choice (tuned by eye on
+    # pagetype list pages, checked on wcxb-dev collection/listing):
+    nav_penalty: float = 0.1  # entries inside navigation-like containers
+    short_link_penalty: float = 0.3  # short link-only entries (menus)
+    no_link_penalty: float = 1.0  # records without links; 0.5 cost 0.03 F1 on wcxb-dev, so off
+    date_bonus: float = 0.5  # * share of records with a date
+    # Records looked at for dates when scoring a group (speed only).
+    date_sample: int = 12
+    snippet_bonus: float = 0.3  # * share of records with text beside the link
+
+
+# Form controls hold option lists (countries, sizes), never records.
+_FORM_CONTROLS = frozenset({"select", "option", "optgroup", "textarea", "button", "datalist"})
+_NAV_TAGS = frozenset({"nav", "header", "footer", "aside", "menu"})
+_NAV_WORDS = re.compile(
+    r"nav|menu|footer|header|breadcrumb|sidebar|side-bar|copyright|toolbar|topbar|"
+    r"masthead|social|share|pagination|pager|tabs?\b|dropdown|banner|cookie",
+    re.I,
+)
+# Class tokens that mark a state, not a kind of element ("item active").
+_STATE_CLASS = re.compile(
+    r"^(active|current|selected|on|first|last|odd|even|hover|open|cur|clearfix)$", re.I
+)
+_DIGITS = re.compile(r"\d+")
+
+
+_MONTHS = {
+    m: i + 1
+    for i, names in enumerate(
+        [
+            ("jan", "january"),
+            ("feb", "february"),
+            ("mar", "march"),
+            ("apr", "april"),
+            ("may",),
+            ("jun", "june"),
+            ("jul", "july"),
+            ("aug", "august"),
+            ("sep", "sept", "september"),
+            ("oct", "october"),
+            ("nov", "november"),
+            ("dec", "december"),
+        ]
+    )  # fmt: skip
+    for m in names
+}
+_MONTH = (
+    r"(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?"
+    r"|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?"
+)
+_YEAR = r"((?:19|20)\d\d)"
+# (pattern, order of year/month/day groups); the first match in a text wins.
+_DATE_PATTERNS: tuple[tuple[re.Pattern[str], str], ...] = (
+    (re.compile(_YEAR + r"\s*[-/.年]\s*(\d{1,2})\s*[-/.月]\s*(\d{1,2})(?!\d)"), "ymd"),
+    (re.compile(r"\b" + _MONTH + r"\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+" + _YEAR, re.I), "Mdy"),
+    (re.compile(r"\b(\d{1,2})(?:st|nd|rd|th)?\s+" + _MONTH + r",?\s+" + _YEAR, re.I), "dMy"),
+    (re.compile(r"(?<!\d)(\d{1,2})[/.](\d{1,2})[/.]" + _YEAR + r"(?!\d)"), "mdy"),
+)
+
+
+def find_date(text: str) -> str | None:
+    """The first date in ``text`` as ISO 8601 ``YYYY-MM-DD`` (English and
+    Chinese numeric and month-name forms); None when there is none."""
+    found: list[tuple[int, str]] = []
+    for pattern, order in _DATE_PATTERNS:
+        for m in pattern.finditer(text):
+            iso = _to_iso(m.groups(), order)
+            if iso:
+                found.append((m.start(), iso))
+                break
+    return min(found)[1] if found else None
+
+
+def _to_iso(groups: tuple[str | Any, ...], order: str) -> str | None:
+    values: dict[str, int] = {}
+    for part, value in zip(order, groups, strict=True):
+        if part == "M":
+            values["m"] = _MONTHS[value.lower().rstrip(".")]
+        else:
+            values[part] = int(value)
+    y, m, d = values["y"], values["m"], values["d"]
+    if order == "mdy" and m > 12:  # day first (31/12/2024)
+        m, d = d, m
+    try:
+        return date(y, m, d).isoformat()
+    except ValueError:
+        return None
+
+
+@dataclass(slots=True)
+class _Group:
+    key: tuple[Any, ...]
+    members: list[etree._Element]
+    text_len: int = 0
+    nav_count: int = 0  # members inside navigation-like containers
+    nav_factor: float = 1.0
+
+    @property
+    def count(self) -> int:
+        return len(self.members)
+
+    @property
+    def rank(self) -> float:
+        """The seed's ranking score R of occurrences and text length."""
+        return math.log1p(self.count) * math.log1p(self.text_len) * self.nav_factor
+
+
+@lru_cache(maxsize=4096)
+def _class_key(raw: str) -> str:
+    """Class name without state tokens and numbering, so that siblings of one
+    kind share it."""
+    parts = {_DIGITS.sub("", t) for t in raw.lower().split() if not _STATE_CLASS.match(t)}
+    return " ".join(sorted(p for p in parts if p))
+
+
+def collect_groups(doc: Document, params: Params | None = None) -> list[_Group]:
+    """Every (depth, tag, class, parent tag) key with its elements and text
+    (the seed's RetrieveEle/UpdateInfo), in one walk that also notes which
+    elements lie inside navigation-like containers."""
+    params = params or Params()
+    groups: dict[tuple[Any, ...], _Group] = {}
+    stats = doc.stats
+    stack: list[tuple[etree._Element, bool]] = [
+        (c, False) for c in reversed(doc.body) if isinstance(c.tag, str)
+    ]
+    while stack:
+        el, in_nav = stack.pop()
+        st = stats.get(el)
+        if st is None or not st.text_len or el.tag in _FORM_CONTROLS:
+            continue
+        in_nav = in_nav or _looks_like_navigation(el)
+        parent = el.getparent()
+        key = (
+            st.depth,
+            el.tag,
+            _class_key(el.get("class") or ""),
+            parent.tag if parent is not None else "",
+        )
+        group = groups.get(key)
+        if group is None:
+            group = groups[key] = _Group(key, [])
+        group.members.append(el)
+        group.text_len += st.text_len
+        group.nav_count += in_nav
+        stack.extend((c, in_nav) for c in reversed(el) if isinstance(c.tag, str))
+    for group in groups.values():
+        group.nav_factor = params.nav_penalty if group.nav_count * 2 > group.count else 1.0
+    return list(groups.values())
+
+
+def lift(
+    members: list[etree._Element], max_levels: int, body: etree._Element
+) -> list[etree._Element]:
+    """Move every member up to its parent while the parents are distinct
+    (each still holds exactly one record) and stay below ``body``."""
+    for _ in range(max_levels):
+        parents = [m.getparent() for m in members]
+        if any(p is None or p is body for p in parents) or len(set(parents)) < len(parents):
+            break
+        members = parents
+    return members
+
+
+def _looks_like_navigation(el: etree._Element) -> bool:
+    """A navigation or page-chrome container, by tag or class/id/role words."""
+    if el.tag in _NAV_TAGS:
+        return True
+    marks = f"{el.get('class') or ''} {el.get('id') or ''} {el.get('role') or ''}"
+    return len(marks) > 2 and _nav_words(marks)
+
+
+@lru_cache(maxsize=4096)
+def _nav_words(marks: str) -> bool:
+    return bool(_NAV_WORDS.search(marks))
+
+
+_SHARE_WORDS = re.compile(r"share|social|sns", re.I)
+
+
+def _share_bar(el: etree._Element) -> bool:
+    """A share/like bar inside a record (not the record's own words)."""
+    marks = f"{el.get('class') or ''} {el.get('id') or ''}"
+    return len(marks) > 1 and bool(_SHARE_WORDS.search(marks))
+
+
+def _in_navigation(el: etree._Element, body: etree._Element) -> bool:
+    """Whether the element or an ancestor looks like navigation or chrome."""
+    node: etree._Element | None = el
+    while node is not None and node is not body:
+        if _looks_like_navigation(node):
+            return True
+        node = node.getparent()
+    return False
+
+
+@dataclass(slots=True)
+class _Candidate:
+    records: list[etree._Element]
+    score: float
+
+
+def _score(doc: Document, records: list[etree._Element], params: Params) -> float:
+    """How much a group looks like the page's records.
+
+    The seed picks the greatest average text length TL among the top n; alone,
+    TL lets three long footer paragraphs beat thirty headlines, so it is
+    weighted by log(count), then by general signals that tell records from
+    menus and footers: navigation-like containers, short link-only entries,
+    dates, text beside the link."""
+    stats = doc.stats
+    n = len(records)
+    lengths = [stats[r].text_len for r in records]
+    mean_len = sum(lengths) / n
+    with_link = sum(1 for r in records if stats[r].link_count)
+    link_only = sum(1 for r in records if stats[r].link_density > params.link_only)
+    snippets = sum(
+        1 for r in records if stats[r].link_count and stats[r].link_density <= params.link_only
+    )
+    sample = records[:: max(1, n // params.date_sample)]
+    dated = sum(1 for r in sample if find_date(_flat_text(r))) * n / len(sample)
+    nav = _in_navigation(records[0], doc.body) + _in_navigation(records[-1], doc.body)
+    score = math.log1p(mean_len) * math.log1p(n)
+    if nav:
+        score *= 1 - (1 - params.nav_penalty) * nav / 2
+    if link_only / n > 0.5 and mean_len < params.short_entry:
+        score *= params.short_link_penalty
+    if with_link / n < 0.5:
+        score *= params.no_link_penalty
+    score *= 1 + params.date_bonus * dated / n + params.snippet_bonus * snippets / n
+    return score
+
+
+def _flat_text(el: etree._Element) -> str:
+    return collapse_ws(" ".join(el.itertext()))
+
+
+def find_records(doc: Document, params: Params | None = None) -> list[etree._Element]:
+    """The record elements of the best group (empty if the page has none)."""
+    params = params or Params()
+    groups = [g for g in collect_groups(doc, params) if g.count >= params.min_records]
+    groups.sort(key=lambda g: g.rank, reverse=True)
+    best: _Candidate | None = None
+    seen: set[tuple[int, ...]] = set()
+    for group in groups[: params.top_n]:
+        records = lift(group.members, params.max_lift, doc.body)
+        ident = tuple(doc.stats[r].index for r in records)
+        if ident in seen:
+            continue
+        seen.add(ident)
+        score = _score(doc, records, params)
+        if best is None or score > best.score:
+            best = _Candidate(records, score)
+    return best.records if best else []
+
+
+def _main_link(doc: Document, el: etree._Element) -> etree._Element | None:
+    """The record's title link: the one inside a heading, else the longest."""
+    links = [a for a in el.iter("a") if a.get("href") and doc.stats.get(a)]
+    if el.tag == "a" and el.get("href"):
+        links.insert(0, el)
+    for a in links:
+        if _in_heading(a, el) or any(c.tag in HEADING_TAGS for c in a.iterdescendants()):
+            return a
+    return max(links, key=lambda a: doc.stats[a].text_len, default=None)
+
+
+def _in_heading(a: etree._Element, record: etree._Element) -> bool:
+    node = a.getparent()
+    while node is not None and node is not record.getparent():
+        if node.tag in HEADING_TAGS:
+            return True
+        node = node.getparent()
+    return False
+
+
+def _heading(el: etree._Element) -> etree._Element | None:
+    for h in el.iter(*HEADING_TAGS):
+        return h
+    return None
+
+
+def record_text(el: etree._Element) -> str:
+    """A record's text on one line: words split by inline tags stay joined,
+    blocks are spaced; form controls and share/menu bars inside are left out."""
+    parts: list[str] = []
+    stack: list[tuple[etree._Element, bool]] = [(el, False)]
+    while stack:
+        node, done = stack.pop()
+        if done:
+            if node.tag in BLOCK_TAGS:
+                parts.append(" ")
+            if node is not el and node.tail:
+                parts.append(node.tail)
+            continue
+        tag = node.tag
+        if not isinstance(tag, str) or (
+            node is not el and (tag in _FORM_CONTROLS or _share_bar(node))
+        ):
+            if node is not el and node.tail:
+                parts.append(node.tail)
+            continue
+        if tag in BLOCK_TAGS:
+            parts.append(" ")
+        if node.text:
+            parts.append(node.text)
+        stack.append((node, True))
+        stack.extend((child, False) for child in reversed(node))
+    text = collapse_ws("".join(parts))
+    return text if text.isprintable() else collapse_ws(clean_text(text))
+
+
+def to_record(doc: Document, el: etree._Element, base: str | None) -> Record:
+    """A Record with the entry's text, title, absolute link and ISO date."""
+    text = record_text(el)
+    link = _main_link(doc, el)
+    heading = _heading(el)
+    title_el = heading if heading is not None else link
+    title = _flat_text(title_el) if title_el is not None else None
+    url = None
+    if link is not None:
+        href = (link.get("href") or "").strip()
+        if href and not href.lower().startswith(("javascript:", "#", "mailto:")):
+            url = urljoin(base, href) if base else href
+    return Record(text=text, url=url, title=title or None, date=find_date(text))
+
+
+def _params_of(params: Params | None, overrides: dict[str, Any]) -> Params:
+    known = {f.name for f in fields(Params)}
+    return replace(params or Params(), **{k: v for k, v in overrides.items() if k in known})
+
+
+def extract(
+    html: str | bytes | Document,
+    url: str | None = None,
+    params: Params | None = None,
+    **overrides: Any,
+) -> Result:
+    """Records of a list page (``result.records``; their text one per line)."""
+    p = _params_of(params, overrides)
+    doc = as_document(html, url)
+    result = Result(method=METHOD, title=doc.title, page_type=PageType.LIST)
+    elements = find_records(doc, p)
+    if not elements:
+        return result
+    base = url or doc.url
+    records = [to_record(doc, el, base) for el in elements]
+    result.records = [r for r in records if r.text]
+    result.text = "\n".join(r.text for r in result.records)
+    result.node = _common_parent(elements)
+    return result
+
+
+def _common_parent(elements: list[etree._Element]) -> etree._Element | None:
+    """The nearest element holding all records (for callers that combine
+    methods): the common prefix of their ancestor paths."""
+    common = list(reversed(list(elements[0].iterancestors())))
+    for el in elements[1:]:
+        path = list(reversed(list(el.iterancestors())))
+        n = 0
+        while n < min(len(common), len(path)) and common[n] is path[n]:
+            n += 1
+        common = common[:n]
+    return common[-1] if common else None

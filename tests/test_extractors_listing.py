@@ -1,0 +1,173 @@
+"""List-record extractor: grouping, ranking against menus, records, dates."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from extractors import METHODS, PageType
+from extractors.awce import extract as extract_article
+from extractors.document import as_document
+from extractors.listing import Params, extract, find_date, find_records, lift
+
+MENU = (
+    "<nav><ul class='menu'>"
+    + "".join(f"<li class='menu-item'><a href='/c{i}'>Topic {i}</a></li>" for i in range(14))
+    + "</ul></nav>"
+)
+FOOTER = (
+    "<div class='footer'><ul>"
+    + "".join(f"<li><a href='/f{i}'>Footer link {i}</a></li>" for i in range(10))
+    + "</ul></div>"
+)
+
+
+def _entries(n: int = 8, dated: bool = True) -> str:
+    items = []
+    for i in range(n):
+        date = f"<span class='date'>2024-03-{i + 1:02d}</span>" if dated else ""
+        items.append(
+            f"<li class='item'><h3><a href='/news/{i}.html'>Headline number {i} about the"
+            f" city council budget</a></h3><p class='summary'>A snippet of story {i}.</p>"
+            f"{date}</li>"
+        )
+    return "<ul class='news-list'>" + "".join(items) + "</ul>"
+
+
+def _page(body: str) -> str:
+    return f"<html><head><title>News</title></head><body>{body}</body></html>"
+
+
+def test_registered_under_method_name() -> None:
+    assert METHODS["list"] is extract
+
+
+def test_records_beat_menu_and_footer() -> None:
+    result = extract(_page(MENU + _entries() + FOOTER), url="https://example.com/news/")
+    assert result.method == "list"
+    assert result.page_type is PageType.LIST
+    assert len(result.records) == 8
+    first = result.records[0]
+    assert first.title == "Headline number 0 about the city council budget"
+    assert first.url == "https://example.com/news/0.html"
+    assert first.date == "2024-03-01"
+    assert "snippet of story 0" in first.text
+    assert result.lines == [r.text for r in result.records]
+    assert "Topic" not in result.text and "Footer" not in result.text
+
+
+def test_leaf_group_is_lifted_to_whole_entries() -> None:
+    # Title links are the repeated leaves; records must carry their dates too.
+    rows = "".join(
+        f"<tr><td><a class='t' href='/a/{i}'>Announcement of fund {i} quarterly report</a>"
+        f"</td><td>2023年12月{i + 1}日</td></tr>"
+        for i in range(6)
+    )
+    result = extract(_page(MENU + f"<table>{rows}</table>"), url="http://x.cn/list/")
+    assert len(result.records) == 6
+    assert result.records[2].date == "2023-12-03"
+    assert result.records[2].url == "http://x.cn/a/2"
+
+
+def test_lift_stops_where_parents_are_shared() -> None:
+    doc = as_document(_page(_entries(4)))
+    anchors = [a for a in doc.body.iter("a")]
+    lifted = lift(anchors, 5, doc.body)
+    assert {el.tag for el in lifted} == {"li"}
+
+
+def test_short_link_only_menu_is_not_a_list_of_records() -> None:
+    # The same menu without a <nav> container: short link-only entries lose
+    # against three real records.
+    menu = "<ul>" + "".join(f"<li><a href='/c{i}'>Tab{i}</a></li>" for i in range(20)) + "</ul>"
+    records = find_records(as_document(_page(menu + _entries(3, dated=False))))
+    assert [el.tag for el in records] == ["li"] * 3
+    assert "Headline" in records[0].text_content()
+
+
+def test_penalties_can_be_switched_off() -> None:
+    html = _page(MENU * 3 + _entries(3, dated=False))
+    plain = Params(nav_penalty=1.0, short_link_penalty=1.0, date_bonus=0, snippet_bonus=0)
+    assert "Headline" in extract(html).text
+    assert "Headline" not in extract(html, params=plain).text
+
+
+def test_no_repeated_group_gives_empty_result() -> None:
+    result = extract(_page("<div><p>Just one paragraph of text.</p></div>"))
+    assert result.records == [] and result.text == ""
+    assert result.page_type is PageType.LIST
+
+
+def test_form_options_are_never_records() -> None:
+    options = "".join(f"<option>Country {i}</option>" for i in range(50))
+    result = extract(_page(f"<form><select>{options}</select></form>" + _entries(4)))
+    assert "Country" not in result.text and len(result.records) == 4
+
+
+@pytest.mark.parametrize(
+    ("text", "iso"),
+    [
+        ("Posted 2024-03-05 by x", "2024-03-05"),
+        ("发布时间：2023年12月1日 10:00", "2023-12-01"),
+        ("March 5th, 2024", "2024-03-05"),
+        ("Sept. 10, 2021 · 3 min", "2021-09-10"),
+        ("updated 5 Mar 2024", "2024-03-05"),
+        ("12/31/2023", "2023-12-31"),
+        ("31/12/2023", "2023-12-31"),
+        ("2024.1.9", "2024-01-09"),
+        ("2024-02-30 is not a day", None),
+        ("version 1.2.3 of 2024", None),
+        ("3小时前", None),
+    ],
+)
+def test_find_date(text: str, iso: str | None) -> None:
+    assert find_date(text) == iso
+
+
+def test_relative_links_without_page_url_stay_relative() -> None:
+    result = extract(_page(_entries(3)))
+    assert result.records[0].url == "/news/0.html"
+
+
+def test_huge_page_is_bounded() -> None:
+    row = "<li class='r'><a href='/x'>entry title text</a> 2024-01-01</li>"
+    html = "<html><body><ul>" + row * (20_000_000 // len(row)) + "</ul></body></html>"
+    start = time.perf_counter()
+    doc = as_document(html)
+    result = extract(doc)
+    extract_article(doc)
+    assert result.records
+    assert time.perf_counter() - start < 60
+
+
+@settings(max_examples=60, deadline=2000)
+@given(st.one_of(st.text(max_size=400), st.binary(max_size=400)))
+def test_garbage_never_raises(data: str | bytes) -> None:
+    result = extract(data)
+    assert len(result.lines) == len(result.records)
+
+
+@settings(max_examples=40, deadline=2000)
+@given(
+    st.lists(
+        st.sampled_from(
+            [
+                "<ul>",
+                "</ul>",
+                "<li class='a'>",
+                "</li>",
+                "<a href='?q'>",
+                "</a>",
+                "x 2020-1-1 ",
+                "<nav>",
+            ]
+        ),
+        max_size=120,
+    )
+)
+def test_random_markup_never_raises(parts: list[str]) -> None:
+    result = extract(_page("".join(parts)), url="http://h/")
+    assert all(r.text for r in result.records)
