@@ -177,7 +177,13 @@ def _clean(root: etree._Element) -> None:
         for el in hidden:
             if el.getparent() is None:
                 continue
-            if _nonspace_len(" ".join(el.itertext())) <= REVEALED_SHARE * total:
+            text = _nonspace_len(" ".join(el.itertext()))
+            links = sum(_nonspace_len(" ".join(a.itertext())) for a in el.iter("a"))
+            # Kept only if it is most of the page and is laid out as text
+            # (paragraphs, few links): hidden blocks of SEO keyword or link
+            # spam are large too, but flat.
+            blocks = sum(1 for _ in el.iter("p", "section", "div", "br", "li", "h2", "h3"))
+            if text <= REVEALED_SHARE * total or links > 0.5 * text or blocks < 3:
                 el.drop_tree()
 
 

@@ -69,7 +69,7 @@ def test_any_text_parses(text: str) -> None:
 
 
 def test_hidden_body_revealed_by_script_is_kept() -> None:
-    body = "<p>" + "This paragraph is the article itself. " * 20 + "</p>"
+    body = ("<p>" + "This paragraph is the article itself. " * 5 + "</p>") * 4
     page = (
         '<html><body><div style="display:none">Popup menu</div>'
         f'<div id="c" style="visibility: hidden">{body}</div></body></html>'
@@ -77,3 +77,6 @@ def test_hidden_body_revealed_by_script_is_kept() -> None:
     doc = as_document(page)
     assert doc.root.xpath("//div[@id='c']")
     assert "Popup menu" not in " ".join(text_lines(doc.body))
+    spam = "<div style='display:none'>" + "cheap keyword " * 500 + "</div>"
+    doc = as_document(f"<html><body><p>Short visible text.</p>{spam}</body></html>")
+    assert "keyword" not in " ".join(text_lines(doc.body))  # flat keyword spam is not content
