@@ -41,4 +41,19 @@ class PageItem:
     referer: str | None = None
     title: str | None = None
     html: str | None = None
+    # Filled by the classify / extract pipelines (extractors.Result fields).
+    page_type: str | None = None
+    length_class: str | None = None
+    confidence: float | None = None
+    method: str | None = None
+    text: str | None = None
+    published: str | None = None
+    author: str | None = None
+    language: str | None = None
+    image: str | None = None
+    records: list[dict[str, Any]] | None = None
+    # Filled by the screenshot middleware: {"sha256", "path", "width", "height"}.
+    screenshot: dict[str, Any] | None = None
+    # Filled by the dedup pipeline: why a page was not stored as new content.
+    duplicate_of: str | None = None
     document: Any = field(default=None, repr=False)

@@ -71,10 +71,21 @@ FEED_EXPORT_FIELDS = [
     "encoding",
     "content_type",
     "title",
+    "page_type",
+    "length_class",
+    "method",
+    "published",
+    "author",
+    "language",
+    "text",
+    "records",
+    "duplicate_of",
 ]
 
 # -- the page pipeline, in order ---------------------------------------------------
-# Gaps leave room for stages added later (classify 300, extract 400, dedup 600).
+# blocked (100) marks challenge pages; classify (300) decides page type and
+# length; extract (400) runs the extractor that suits the page; dedup (600)
+# drops unchanged and duplicate content; store (800) writes everything.
 ITEM_PIPELINES = {
     "pipelines.blocked.BlockedPagePipeline": 100,
     "pipelines.store.StorePipeline": 800,
@@ -90,6 +101,12 @@ SITESIFT_FOLLOW_FEEDS = True
 SITESIFT_STORE_BATCH = 50  # items per database transaction
 SITESIFT_STORE_FLUSH_SECONDS = 2.0  # ...or sooner when this much time passed
 SITESIFT_PROGRESS_INTERVAL = 10.0  # seconds between progress lines; 0 = off
+
+# -- extraction (pipelines/classify.py, pipelines/extract.py) -------------------------
+
+# -- storage, dedup, export, schedule (pipelines/store.py, pipelines/dedup.py) ---------
+
+# -- screenshots (crawler/middlewares/screenshot.py) ------------------------------
 
 
 def _apply_env_overrides(namespace: dict[str, object]) -> None:
