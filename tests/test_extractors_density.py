@@ -1,0 +1,102 @@
+"""CETD (extractors.density): densities, leader choice, garbage input."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from extractors import METHODS, as_document
+from extractors.density import Params, composite_density, compute_density, extract
+
+PARA = (
+    "The committee met on Tuesday to discuss the new budget for the coming year, "
+    "and after a long debate the members agreed on a compromise that raises spending "
+    "on schools while holding the line on taxes for small businesses. "
+)
+
+NAV = "".join(f'<li><a href="/s/{i}">Section number {i}</a></li>' for i in range(30))
+
+
+def long_article() -> str:
+    paragraphs = "".join(f"<p>{PARA} Paragraph {i}.</p>" for i in range(8))
+    related = "".join(
+        f'<li><a href="/r/{i}">Related story headline {i}</a></li>' for i in range(15)
+    )
+    return (
+        "<html><head><title>Budget deal - Daily</title></head><body>"
+        f'<div id="header"><ul>{NAV}</ul></div>'
+        f'<div id="main"><h1>Budget deal</h1><div id="story">{paragraphs}</div>'
+        f'<div id="related"><ul>{related}</ul></div></div>'
+        '<div id="footer"><p>Copyright 2024 Daily News. All rights reserved.</p></div>'
+        "</body></html>"
+    )
+
+
+def test_composite_density_penalises_links() -> None:
+    plain = composite_density(200, 4, 0, 0, 0.3)
+    linky = composite_density(200, 4, 180, 4, 0.3)
+    assert plain > linky > 0 or linky <= 0 < plain
+    assert composite_density(0, 3, 0, 0, 0.3) == 0.0
+
+
+def test_long_article_body_is_extracted_without_boilerplate() -> None:
+    result = extract(long_article(), url="https://example.com/a/1.html")
+    assert result.method == "cetd"
+    assert result.text.count("The committee met") == 8
+    assert "Section number" not in result.text
+    assert "Related story" not in result.text
+    assert "Copyright" not in result.text
+    assert result.node is not None and result.node.get("id") == "story"
+    assert len(result.lines) == 8  # one paragraph per line
+
+
+def test_leader_is_the_story_container() -> None:
+    doc = as_document(long_article())
+    dens = compute_density(doc)
+    assert dens.best[doc.body].get("id") == "story"
+    assert dens.ds[dens.best[doc.body]] >= max(dens.ds[c] for c in doc.body)
+
+
+def test_page_scope_marks_more_than_leader_scope() -> None:
+    doc = as_document(long_article())
+    page = extract(doc, scope="page")
+    leader = extract(doc, params=Params(scope="leader"))
+    assert leader.text in page.text or len(page.text) >= len(leader.text)
+    assert page.text.count("The committee met") == 8
+
+
+def test_unknown_parameter_is_rejected() -> None:
+    with pytest.raises(TypeError):
+        extract(long_article(), no_such_knob=1)
+
+
+def test_registered_in_methods() -> None:
+    assert METHODS["cetd"] is extract
+
+
+@pytest.mark.parametrize(
+    "html",
+    [
+        "",
+        b"\x00\xff\xfe" * 100,
+        "<html></html>",
+        "just text, no markup",
+        "<div>" * 10_000 + "deep" + "</div>" * 10_000,
+    ],
+)
+def test_garbage_gives_empty_or_text_quickly(html: str | bytes) -> None:
+    start = time.perf_counter()
+    result = extract(html)
+    assert time.perf_counter() - start < 5
+    assert isinstance(result.text, str)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.one_of(st.text(max_size=400), st.binary(max_size=400)))
+def test_never_raises_on_arbitrary_input(html: str | bytes) -> None:
+    result = extract(html)
+    assert result.method == "cetd"
+    assert isinstance(result.text, str)

@@ -1,0 +1,150 @@
+"""SCEDD (extractors.scedd): short/long classifier and short-page extraction."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from extractors import METHODS, LengthClass, as_document
+from extractors.scedd import Params, classify_length, extract, find_title, text_bytes
+
+# A portal page: many navigation lines above, so the footer falls in the
+# last 5% of the page's lines, as on the seed's news pages.
+NAV = "".join(f'<li><a href="/c/{i}">频道栏目{i}</a></li>' for i in range(40))
+SHORT_BODY = "市气象台今天发布暴雨蓝色预警，预计未来六小时内本市大部分地区将出现强降雨。"
+FOOTER = (
+    "本网站所刊登的各种新闻、信息和各种专题专栏资料，均为本网版权所有，未经协议授权，"
+    "禁止下载使用。凡本网注明来源的作品，版权均属于本网，转载请注明出处。"
+    "违者本网将依法追究责任。本网站的所有内容仅供参考，不构成任何投资建议。"
+    "联系电话：010-12345678 地址：北京市某区某路一号 邮编：100000 "
+)
+
+
+def short_page(footer: str = FOOTER) -> str:
+    related = "".join(f'<li><a href="/n/{i}">相关新闻标题第{i}条</a></li>' for i in range(8))
+    return (
+        "<html><head><title>本市发布暴雨蓝色预警_新闻中心</title></head><body>"
+        f'<div class="top"><ul>{NAV}</ul></div>'
+        '<div class="main"><h1>本市发布暴雨蓝色预警</h1>'
+        '<div class="info">2024-06-01 10:00 来源：本网</div>'
+        f'<div class="content"><p>{SHORT_BODY}</p><p>请市民注意出行安全。</p></div>'
+        f'<div class="related"><ul>{related}</ul></div></div>'
+        f'<div class="footer"><p>{footer}</p><p>Copyright 2024 版权所有</p></div>'
+        "</body></html>"
+    )
+
+
+def long_page() -> str:
+    para = (
+        "会议指出，要坚持稳中求进工作总基调，完整准确全面贯彻新发展理念，加快构建新发展格局。" * 3
+    )
+    body = "".join(f"<p>{para}第{i}段。</p>" for i in range(10))
+    return (
+        "<html><head><title>会议召开_新闻</title></head><body>"
+        f'<div class="top"><ul>{NAV}</ul></div>'
+        f'<div class="main"><h1>会议召开</h1><div class="article">{body}</div></div>'
+        f'<div class="footer"><p>{FOOTER}</p></div></body></html>'
+    )
+
+
+def test_classifier_short_and_long() -> None:
+    cls, rough = classify_length(short_page())
+    assert cls is LengthClass.SHORT
+    assert text_bytes(rough) < 450
+    cls, rough = classify_length(long_page())
+    assert cls is LengthClass.LONG
+    assert "会议指出" in rough
+
+
+def test_classifier_threshold_is_a_parameter() -> None:
+    cls, _ = classify_length(long_page(), Params(short_bytes=10**6))
+    assert cls is LengthClass.SHORT
+
+
+def test_text_bytes_counts_utf8_without_spaces() -> None:
+    assert text_bytes("中文 ab") == 3 * 2 + 2
+
+
+def test_short_body_wins_over_long_copyright_footer() -> None:
+    result = extract(short_page())
+    assert result.method == "scedd"
+    assert result.length_class is LengthClass.SHORT
+    assert SHORT_BODY in result.text
+    assert "请市民注意出行安全" in result.text
+    assert "版权" not in result.text
+    assert "频道栏目" not in result.text
+    assert "相关新闻" not in result.text
+    assert result.title == "本市发布暴雨蓝色预警"
+    assert "本市发布暴雨蓝色预警" not in result.text  # the headline goes to .title
+
+
+def test_bottom_window_is_what_beats_the_footer() -> None:
+    # Without the bottom_coef window the denser footer wins, as it does for CETD.
+    from extractors.density import extract as cetd
+
+    assert "版权" in extract(short_page(), bottom_coef=1.0).text
+    assert "版权" in cetd(short_page()).text
+
+
+def test_footer_longer_than_450_bytes_still_loses() -> None:
+    # The rough extraction lands on the footer, so the page classifies long,
+    # but SCEDD itself still finds the body.
+    result = extract(short_page(FOOTER * 3))
+    assert SHORT_BODY in result.text
+    assert "版权" not in result.text
+
+
+def test_title_is_found_in_body() -> None:
+    doc = as_document(short_page())
+    title = find_title(doc, Params())
+    assert title is not None and title.tag == "h1"
+
+
+def test_form_controls_are_not_content() -> None:
+    page = short_page().replace(
+        '<div class="content">',
+        '<div class="content"><select>' + "<option>选项很长的文字内容</option>" * 20 + "</select>",
+    )
+    result = extract(page)
+    assert "选项" not in result.text
+    assert SHORT_BODY in result.text
+
+
+def test_retry_limit_parameter_changes_search() -> None:
+    # With no retries allowed, a refused first candidate is still returned
+    # (the seed stops searching), so extraction still yields text.
+    assert extract(short_page(), max_retries=1).text
+
+
+def test_route_long_uses_cetd_on_long_pages() -> None:
+    result = extract(long_page(), route_long=True)
+    assert result.length_class is LengthClass.LONG
+    assert result.method == "scedd"
+    assert all(f"第{i}段" in result.text for i in range(10))
+    assert "版权" not in result.text
+
+
+def test_registered_in_methods() -> None:
+    assert METHODS["scedd"] is extract
+
+
+@pytest.mark.parametrize(
+    "html",
+    ["", b"\x00\x01\xff" * 50, "<html><body></body></html>", "<p>" * 10_000 + "x"],
+)
+def test_garbage_is_quick_and_safe(html: str | bytes) -> None:
+    start = time.perf_counter()
+    result = extract(html)
+    assert time.perf_counter() - start < 5
+    assert isinstance(result.text, str)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.one_of(st.text(max_size=400), st.binary(max_size=400)))
+def test_never_raises_on_arbitrary_input(html: str | bytes) -> None:
+    result = extract(html)
+    assert result.method == "scedd"
+    assert result.length_class in (LengthClass.SHORT, LengthClass.LONG)
