@@ -42,6 +42,7 @@ _METHOD_PATHS: dict[str, str] = {
     "awce": "extractors.awce:extract",
     "list": "extractors.listing:extract",
     "layout": "extractors.layout:extract",
+    "auto": "extractors.auto:extract",
 }
 
 
@@ -82,11 +83,12 @@ METHODS: dict[str, Callable[..., Result]] = _Methods()
 def extract(
     html: str | bytes | Document,
     url: str | None = None,
-    method: str = "cetd",
+    method: str = "auto",
     reference: str | bytes | Document | list[Any] | None = None,
     **params: Any,
 ) -> Result:
-    """Extract the main content of a page with the named method.
+    """Extract the main content of a page with the named method (by default
+    ``auto``: classify the page, route it and combine methods).
 
     ``reference`` (one page or a list) is for methods that compare a page with
     others of its URL group, such as ``layout``.

@@ -23,13 +23,13 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass, fields, replace
-from datetime import date
 from functools import lru_cache
 from typing import Any
 from urllib.parse import urljoin
 
 from lxml import etree
 
+from .dates import find_date
 from .document import BLOCK_TAGS, HEADING_TAGS, Document, as_document
 from .result import PageType, Record, Result
 from .text import clean_text, collapse_ws
@@ -77,69 +77,6 @@ _STATE_CLASS = re.compile(
     r"^(active|current|selected|on|first|last|odd|even|hover|open|cur|clearfix)$", re.I
 )
 _DIGITS = re.compile(r"\d+")
-
-
-_MONTHS = {
-    m: i + 1
-    for i, names in enumerate(
-        [
-            ("jan", "january"),
-            ("feb", "february"),
-            ("mar", "march"),
-            ("apr", "april"),
-            ("may",),
-            ("jun", "june"),
-            ("jul", "july"),
-            ("aug", "august"),
-            ("sep", "sept", "september"),
-            ("oct", "october"),
-            ("nov", "november"),
-            ("dec", "december"),
-        ]
-    )  # fmt: skip
-    for m in names
-}
-_MONTH = (
-    r"(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?"
-    r"|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?"
-)
-_YEAR = r"((?:19|20)\d\d)"
-# (pattern, order of year/month/day groups); the first match in a text wins.
-_DATE_PATTERNS: tuple[tuple[re.Pattern[str], str], ...] = (
-    (re.compile(_YEAR + r"\s*[-/.年]\s*(\d{1,2})\s*[-/.月]\s*(\d{1,2})(?!\d)"), "ymd"),
-    (re.compile(r"\b" + _MONTH + r"\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+" + _YEAR, re.I), "Mdy"),
-    (re.compile(r"\b(\d{1,2})(?:st|nd|rd|th)?\s+" + _MONTH + r",?\s+" + _YEAR, re.I), "dMy"),
-    (re.compile(r"(?<!\d)(\d{1,2})[/.](\d{1,2})[/.]" + _YEAR + r"(?!\d)"), "mdy"),
-)
-
-
-def find_date(text: str) -> str | None:
-    """The first date in ``text`` as ISO 8601 ``YYYY-MM-DD`` (English and
-    Chinese numeric and month-name forms); None when there is none."""
-    found: list[tuple[int, str]] = []
-    for pattern, order in _DATE_PATTERNS:
-        for m in pattern.finditer(text):
-            iso = _to_iso(m.groups(), order)
-            if iso:
-                found.append((m.start(), iso))
-                break
-    return min(found)[1] if found else None
-
-
-def _to_iso(groups: tuple[str | Any, ...], order: str) -> str | None:
-    values: dict[str, int] = {}
-    for part, value in zip(order, groups, strict=True):
-        if part == "M":
-            values["m"] = _MONTHS[value.lower().rstrip(".")]
-        else:
-            values[part] = int(value)
-    y, m, d = values["y"], values["m"], values["d"]
-    if order == "mdy" and m > 12:  # day first (31/12/2024)
-        m, d = d, m
-    try:
-        return date(y, m, d).isoformat()
-    except ValueError:
-        return None
 
 
 @dataclass(slots=True)

@@ -1,0 +1,274 @@
+"""``extract(method="auto")``: classify the page, route it, combine methods.
+
+Stages, each a small function:
+
+1. Parse once (:func:`as_document`); every candidate method reads the same
+   tree, so running several costs their walks, not their parses.
+2. Run the candidate extractors (CETD, boilerpipe, I-AWCE, layout
+   similarity — with the caller's reference pages of the URL group —
+   SCEDD, jusText).
+3. Classify the page from the DOM (article / list / other; short / long).
+4. List pages -> list records. Articles -> the candidates' *medoid*: the
+   output that agrees most with all the others (weighted line overlap).
+   Each method fails in its own way (boilerpipe drops short pages,
+   CETD keeps comment blocks, AWCE cuts long pages...); the output closest
+   to the rest is rarely one of the failures. Short pages go to SCEDD, the
+   seed's short-content method, unless it disagrees with the consensus.
+5. Post-process: drop a leading headline and generic boilerplate lines
+   (:mod:`extractors.boilerplate`), attach metadata (:mod:`extractors.metadata`).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections import Counter
+from dataclasses import dataclass, fields, replace
+from datetime import datetime
+from typing import Any
+
+from .boilerplate import clean_lines
+from .classify import Classification, classify
+from .document import Document, as_document
+from .metadata import extract_metadata
+from .result import LengthClass, PageType, Result
+
+__all__ = ["Params", "extract", "medoid"]
+
+log = logging.getLogger(__name__)
+METHOD = "auto"
+# A paragraph line: this many non-space characters.
+LONG_LINE_CHARS = 60
+
+
+@dataclass(frozen=True, slots=True)
+class Params:
+    # The voters. Chosen on daniel-zh/zh-news/daniel-en (all pages): the
+    # medoid of these six beat every 4- and 5-method subset and the 7-method
+    # set with boilerpipe-default (which duplicates boilerpipe's errors).
+    candidates: tuple[str, ...] = ("cetd", "boilerpipe", "awce", "layout", "scedd", "justext")
+    # SCEDD's output is taken for a short page when its line overlap with the
+    # medoid is at least this (otherwise the consensus wins: SCEDD failed).
+    short_agreement: float = 0.5
+    # A page the DOM model calls a list is extracted as a list only when the
+    # article methods disagree (medoid agreement under this): on a real list
+    # there is no one body for them to agree on, while link-heavy portal
+    # articles, which the DOM model alone often calls lists, get a consensus
+    # body. Chosen among 0.4-0.7 on pagetype + wcxb-dev (first 400) + 150
+    # DAnIEL/zh-news articles: 0.5 kept 3 of 151 news articles misrouted.
+    list_max_agreement: float = 0.5
+    # ...or when the records are the consensus body: their container holds at
+    # least this share of the main node's text (small index pages, where
+    # every article method picks the list itself).
+    list_main_share: float = 0.5
+    # A list is "tight" when its records hold this share of their container's
+    # text; an article method that picks one record of it found the list.
+    list_tight_share: float = 0.8
+    # Records of a list are entries (a headline, a date, a snippet), at most
+    # this many characters on average; longer "records" are page sections.
+    list_record_chars: int = 300
+    # ...and most of them link somewhere (an entry leads to its page).
+    list_linked_share: float = 0.5
+    # A page is an article after all when the article consensus has this many
+    # long lines (>= 60 chars): chosen among 3-12 on pagetype + wcxb-dev (first
+    # 400) + 150 DAnIEL/zh-news pages, best text F1 (no news article left
+    # with list text), at a cost in list recall.
+    list_max_long_lines: int = 3
+    # Remove the headline and generic boilerplate lines from article text.
+    clean: bool = True
+
+
+def _params(params: Params | None, overrides: dict[str, Any]) -> Params:
+    known = {f.name for f in fields(Params)}
+    return replace(params or Params(), **{k: v for k, v in overrides.items() if k in known})
+
+
+# -- combining candidates -----------------------------------------------------
+
+
+def _weights(text: str) -> Counter[str]:
+    """Lines of an output weighted by their length (long lines matter more)."""
+    counts: Counter[str] = Counter()
+    for line in text.split("\n"):
+        if line.strip():
+            counts[line] += len(line)
+    return counts
+
+
+def _similarity(a: Counter[str], b: Counter[str]) -> float:
+    """Weighted Jaccard overlap of two outputs' lines."""
+    union = sum((a | b).values())
+    return sum((a & b).values()) / union if union else 0.0
+
+
+def medoid(results: dict[str, Result]) -> tuple[str | None, float]:
+    """The candidate whose output agrees most with the others, and its mean
+    agreement (0..1). Empty outputs do not vote."""
+    weights = {name: _weights(r.text) for name, r in results.items() if r.text.strip()}
+    if not weights:
+        return None, 0.0
+    if len(weights) == 1:
+        return next(iter(weights)), 0.0
+    scores = {
+        name: sum(_similarity(w, other) for o, other in weights.items() if o != name)
+        / (len(weights) - 1)
+        for name, w in weights.items()
+    }
+    best = max(scores, key=lambda n: scores[n])
+    return best, scores[best]
+
+
+def _run(name: str, doc: Document, url: str | None, reference: Any) -> Result | None:
+    from . import METHODS
+
+    kwargs = {"reference": reference} if name == "layout" and reference is not None else {}
+    try:
+        return METHODS[name](doc, url, **kwargs)
+    except Exception:  # one failing voter must not sink the page
+        log.warning("auto: method %s failed on %s", name, url or "<page>", exc_info=True)
+        return None
+
+
+def _choose_article(
+    results: dict[str, Result], cls: Classification, p: Params
+) -> tuple[str | None, float]:
+    best, agreement = medoid(results)
+    scedd = results.get("scedd")
+    if (
+        best is not None
+        and cls.length_class is LengthClass.SHORT
+        and scedd is not None
+        and scedd.text.strip()
+        and _similarity(_weights(scedd.text), _weights(results[best].text)) >= p.short_agreement
+    ):
+        return "scedd", agreement
+    return best, agreement
+
+
+def _list_is_main(doc: Document, listed: Result, main: Any, p: Params) -> bool:
+    """Whether the records are the main content: they fill most of the main
+    node, or the main node is one of the records of a tight list (one whose
+    container holds little besides its records)."""
+    container = listed.node
+    if container is None or main is None or main not in doc.stats:
+        return False
+    linked = sum(1 for r in listed.records if r.url) / len(listed.records)
+    if linked < p.list_linked_share:
+        return False  # paragraphs of an article, not entries
+    records_len = _chars(listed.text)
+    if main is container or any(a is main for a in container.iterancestors()):
+        return records_len >= p.list_main_share * max(1, doc.stats[main].text_len)
+    if any(a is container for a in main.iterancestors()):
+        entries = records_len <= p.list_record_chars * len(listed.records)
+        return entries and records_len >= p.list_tight_share * max(1, doc.stats[container].text_len)
+    return False
+
+
+def _long_lines(text: str) -> int:
+    return sum(1 for line in text.split("\n") if _chars(line) >= LONG_LINE_CHARS)
+
+
+def _list_result(listed: Result, cls: Classification) -> Result:
+    listed.page_type = PageType.LIST
+    listed.length_class = cls.length_class
+    listed.confidence = cls.confidence
+    listed.method = f"{METHOD}:list"
+    return listed
+
+
+def _chars(text: str) -> int:
+    return len(text) - sum(1 for c in text if c.isspace())
+
+
+# -- the entry point ----------------------------------------------------------------
+
+
+def extract(
+    html: str | bytes | Document,
+    url: str | None = None,
+    reference: Any = None,
+    fetched_at: datetime | str | None = None,
+    classification: Classification | None = None,
+    params: Params | None = None,
+    **overrides: Any,
+) -> Result:
+    """Main text (or list records) and metadata of a page, method chosen
+    per page. ``reference``: pages of the same URL group (html or
+    Documents) for layout similarity; ``fetched_at``: the fetch time, for
+    relative dates and to reject future ones; ``classification``: a decision
+    already made (by the classify pipeline), used instead of the DOM one."""
+    p = _params(params, overrides)
+    doc = as_document(html, url)
+    url = url or doc.url
+    if doc.body not in doc.stats or doc.stats[doc.body].text_len == 0:
+        return Result(method=METHOD, title=doc.title, page_type=PageType.OTHER, confidence=0.95)
+    results = {n: r for n in p.candidates if (r := _run(n, doc, url, reference)) is not None}
+    cetd = results.get("cetd")
+    scedd = results.get("scedd")
+    cls = classification or classify(
+        doc,
+        url,
+        main_chars=len("".join(cetd.text.split())) if cetd else None,
+        length=scedd.length_class if scedd else None,
+    )
+    result = _route(doc, url, results, cls, p)
+    _attach_metadata(result, doc, url, fetched_at, p)
+    return result
+
+
+def _route(
+    doc: Document, url: str | None, results: dict[str, Result], cls: Classification, p: Params
+) -> Result:
+    chosen, agreement = _choose_article(results, cls, p)
+    article_text = results[chosen].text if chosen else ""
+    if cls.page_type is PageType.LIST:
+        listed = _run("list", doc, url, None)
+        if listed is not None and listed.records:
+            best, _ = medoid(results)
+            main = results[best].node if best else None
+            # Methods that disagree mean no single body, unless their
+            # consensus is several long paragraphs: an article with link
+            # lists around it, which the DOM model alone calls a list.
+            no_body = (
+                agreement < p.list_max_agreement
+                and _long_lines(article_text) < p.list_max_long_lines
+            )
+            if no_body or _list_is_main(doc, listed, main, p):
+                return _list_result(listed, cls)
+    if cls.page_type is PageType.OTHER or chosen is None:
+        return Result(
+            text=article_text,
+            method=f"{METHOD}:{chosen}" if chosen else METHOD,
+            page_type=PageType.OTHER,
+            length_class=cls.length_class,
+            confidence=cls.confidence,
+            node=results[chosen].node if chosen else None,
+        )
+    source = results[chosen]
+    page_type = PageType.ARTICLE
+    confidence = cls.confidence if cls.page_type is PageType.ARTICLE else 1.0 - cls.confidence
+    return Result(
+        text=article_text,
+        method=f"{METHOD}:{chosen}",
+        page_type=page_type,
+        length_class=cls.length_class,
+        confidence=round(min(confidence, 0.5 + 0.5 * agreement), 3),
+        node=source.node,
+    )
+
+
+def _attach_metadata(
+    result: Result,
+    doc: Document,
+    url: str | None,
+    fetched_at: datetime | str | None,
+    p: Params,
+) -> None:
+    meta = extract_metadata(doc, url, fetched_at, main=result.node)
+    result.title = meta.title or doc.title
+    result.published = meta.published
+    result.author = meta.author
+    result.language = meta.language
+    result.image = meta.image
+    if result.page_type is PageType.ARTICLE and p.clean and result.text:
+        titles = [t for t in (meta.title, doc.title, doc.meta.get("og:title")) if t]
+        result.text = "\n".join(clean_lines(result.text.split("\n"), titles))

@@ -1,0 +1,82 @@
+"""Generic boilerplate lines: phrases of a language, never of a site.
+
+The combiner in :mod:`extractors.auto` keeps the lines that several methods
+agree on; what they all keep anyway are the lines around an article that
+sit inside its container: editor and source lines (责任编辑), copyright and
+disclaimer lines, share prompts, "related" and comment headers, and lone
+dates. These rules drop such lines when they are short, since a real
+paragraph that mentions copyright is long.
+"""
+
+from __future__ import annotations
+
+import re
+
+# Lines at most this long (non-space characters) can be boilerplate; longer
+# ones are paragraphs. Tuned on the first halves of daniel-en and daniel-zh.
+MAX_BOILERPLATE_CHARS = 120
+
+_EDITOR = re.compile(
+    r"^\s*[【\[(（]?\s*(责任编辑|责编|编辑|校对|审核|审校|监制|出品|策划|统筹|终审|初审|"
+    r"发布时间|发表时间|发布日期|更新时间|时间|日期|来源|稿源|作者|记者|記者|通讯员|通訊員|摄影|图片来源|文字|排版|美编|实习生|通讯员|本文来源|原标题|本文原标题|"
+    r"editor|edited by|reporting by|additional reporting|source|photo|image|credit)s?\s*[|｜:：/]",
+    re.I,
+)
+_NOISE = re.compile(
+    r"copyright|all rights reserved|©|版权所有|版权声明|免责声明|^声明[:：]|转载|不代表本(网|站)|"
+    r"仅代表(作者|该机构)|未经(授权|许可)|分享到|扫描.{0,8}二维码|扫码|关注.{0,10}(公众号|微信|微博)|"
+    r"点击.{0,10}(关注|阅读|在看|下载|菜单)|回复【|长按.{0,6}(识别|二维码)|"
+    r"^(相关(新闻|文章|阅读|报道|链接|推荐)|延伸阅读|推荐阅读|热门(推荐|文章|新闻)|更多|更多精彩|"
+    r"评论|网友评论|我要评论|发表评论|上一篇|下一篇|返回(首页|顶部)|打印|关闭窗口|"
+    r"related( articles| stories| posts| content)?|more|read more|continue reading.*|"
+    r"share( this)?( article| story)?|comments?|add (a|your) comment|leave a (reply|comment)|"
+    r"advertisement|sponsored|print|email|tweet|recommended|you may also like|"
+    r"sign up.*newsletter.*|subscribe.*)\W*$",
+    re.I,
+)
+_DATE_ONLY = re.compile(
+    r"^[\W_]*(?:\d{1,4}[-/.年月日:：时分\s]*){2,7}[\W_]*$|"
+    r"^[\W_]*(?:(?:published|updated|posted|发布时间|发表时间|更新时间|时间|日期)[\W_]*)?"
+    r"[\w\s,./:-]{0,12}\d{4}[\w\s,./:-]{0,20}$",
+    re.I,
+)
+_BYLINE = re.compile(
+    r"^(by|written by|posted by|words by|story by|text by)\s+[A-Z][\w.'-]*(\s+[\w.'&-]+){0,6}$",
+    re.I,
+)
+_HAS_DATE = re.compile(r"(19|20)\d\d")
+
+
+def _chars(line: str) -> int:
+    return len(line) - line.count(" ")
+
+
+def is_boilerplate(line: str) -> bool:
+    """Whether a short line is generic page furniture, not article text."""
+    if _chars(line) > MAX_BOILERPLATE_CHARS:
+        return False
+    if _EDITOR.search(line) or _NOISE.search(line):
+        return True
+    if _chars(line) <= 60 and _BYLINE.match(line.strip()):
+        return True
+    return bool(_chars(line) <= 40 and _HAS_DATE.search(line) and _DATE_ONLY.match(line))
+
+
+def strip_title(lines: list[str], titles: list[str]) -> list[str]:
+    """Drop a leading headline (a line equal to the page's title) and what
+    precedes it within the first few lines (SCEDD: text above the title is
+    never content)."""
+    norm = {_norm(t) for t in titles if t and _chars(t) >= 4}
+    for i, line in enumerate(lines[:6]):
+        if _norm(line) in norm:
+            return lines[i + 1 :]
+    return lines
+
+
+def _norm(text: str) -> str:
+    return re.sub(r"\W+", "", text).lower()
+
+
+def clean_lines(lines: list[str], titles: list[str] = ()) -> list[str]:  # type: ignore[assignment]
+    """The article's lines without its headline and generic boilerplate."""
+    return [line for line in strip_title(lines, list(titles)) if not is_boilerplate(line)]

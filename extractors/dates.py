@@ -1,0 +1,247 @@
+"""Dates in pages: ISO 8601 from meta values, URLs and visible text.
+
+One parser shared by metadata (publish date) and list records (a date per
+record). It reads machine formats (ISO 8601, RFC 2822), numeric and
+month-name English forms, Chinese forms (2024年5月3日, 发布时间：2024-05-03
+10:20) and relative ones (3小时前, 昨天 08:00, 2 days ago), which need the
+fetch time. A date after the fetch time is never returned: pages show
+countdowns, event dates and copyright years that are not publish dates.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import re
+from datetime import UTC, date, datetime, timedelta
+from email.utils import parsedate_to_datetime
+from typing import Any
+
+__all__ = ["find_date", "find_datetime", "date_in_url", "parse_date", "to_iso"]
+
+_MONTHS = {
+    m: i + 1
+    for i, names in enumerate(
+        [
+            ("jan", "january"),
+            ("feb", "february"),
+            ("mar", "march"),
+            ("apr", "april"),
+            ("may",),
+            ("jun", "june"),
+            ("jul", "july"),
+            ("aug", "august"),
+            ("sep", "sept", "september"),
+            ("oct", "october"),
+            ("nov", "november"),
+            ("dec", "december"),
+        ]
+    )  # fmt: skip
+    for m in names
+}
+_MONTH = (
+    r"(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?"
+    r"|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?"
+)
+_YEAR = r"((?:19|20)\d\d)"
+# An optional clock time after a date: 10:20, 10:20:30, 10时20分, T10:20Z.
+_TIME = r"(?:\s*(?:T|\s|日)?\s*(\d{1,2})\s*[:：时]\s*(\d{1,2})(?:\s*[:：分]\s*(\d{1,2}))?)?"
+# (pattern, order of year/month/day groups); the earliest match in a text wins.
+_DATE_PATTERNS: tuple[tuple[re.Pattern[str], str], ...] = (
+    (
+        re.compile(_YEAR + r"\s*[-/.年]\s*(\d{1,2})\s*[-/.月]\s*(\d{1,2})(?!\d)\s*日?" + _TIME),
+        "ymd",
+    ),
+    (
+        re.compile(r"\b" + _MONTH + r"\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+" + _YEAR + _TIME, re.I),
+        "Mdy",
+    ),
+    (
+        re.compile(r"\b(\d{1,2})(?:st|nd|rd|th)?\s+" + _MONTH + r",?\s+" + _YEAR + _TIME, re.I),
+        "dMy",
+    ),
+    (re.compile(r"(?<!\d)(\d{1,2})[/.](\d{1,2})[/.]" + _YEAR + r"(?!\d)" + _TIME), "mdy"),
+    (re.compile(r"(?<!\d)" + _YEAR + r"(\d\d)(\d\d)(?!\d)"), "ymd8"),
+)
+# Relative dates: (pattern, unit). Chinese and English.
+_RELATIVE: tuple[tuple[re.Pattern[str], str], ...] = (
+    (re.compile(r"(\d+)\s*(?:秒钟?|seconds?\s+ago)", re.I), "seconds"),
+    (re.compile(r"(\d+)\s*(?:分钟|mins?(?:utes?)?\s+ago)", re.I), "minutes"),
+    (re.compile(r"(\d+)\s*(?:个?小时|hours?\s+ago|hrs?\s+ago)", re.I), "hours"),
+    (re.compile(r"(\d+)\s*(?:天前|days?\s+ago)", re.I), "days"),
+    (re.compile(r"(\d+)\s*(?:周前|个?星期前|weeks?\s+ago)", re.I), "weeks"),
+)
+_RELATIVE_SUFFIX = re.compile(r"前|ago", re.I)
+_DAY_WORDS: tuple[tuple[re.Pattern[str], int], ...] = (
+    (re.compile(r"刚刚|just now", re.I), 0),
+    (re.compile(r"今天|today", re.I), 0),
+    (re.compile(r"前天"), 2),
+    (re.compile(r"昨天|昨日|yesterday", re.I), 1),
+)
+_CLOCK = re.compile(r"(\d{1,2})\s*[:：]\s*(\d{2})")
+_ISO = re.compile(
+    r"^\s*((?:19|20)\d\d)-?(\d\d)-?(\d\d)(?:[T ](\d\d):?(\d\d)(?::?(\d\d)(?:\.\d+)?)?"
+    r"\s*(Z|[+-]\d\d:?\d\d)?)?"
+)
+_URL_DATE = re.compile(
+    r"(?<!\d)((?:19|20)\d\d)[/_-]?(0[1-9]|1[0-2])[/_-]?(0[1-9]|[12]\d|3[01])(?!\d)"
+)
+_URL_MONTH = re.compile(r"/((?:19|20)\d\d)[/_-](0[1-9]|1[0-2])/")
+
+
+def _valid(y: int, m: int, d: int, hh: int = 0, mm: int = 0, ss: int = 0) -> datetime | None:
+    try:
+        return datetime(y, m, d, hh, mm, ss)
+    except ValueError:
+        return None
+
+
+def _from_groups(groups: tuple[str | Any, ...], order: str) -> tuple[datetime | None, bool]:
+    """A datetime from a pattern's groups, and whether it carried a time."""
+    order = "ymd" if order == "ymd8" else order
+    values: dict[str, int] = {}
+    for part, value in zip(order, groups[:3], strict=True):
+        values["m" if part == "M" else part] = (
+            _MONTHS[value.lower().rstrip(".")] if part == "M" else int(value)
+        )
+    y, m, d = values["y"], values["m"], values["d"]
+    if order == "mdy" and m > 12:  # day first (31/12/2024)
+        m, d = d, m
+    clock = groups[3:6] if len(groups) > 3 else ()
+    has_time = bool(clock and clock[0] is not None)
+    if has_time:
+        hh, mm, ss = (int(v) if v else 0 for v in clock)
+        if hh < 24 and mm < 60 and ss < 60:
+            return _valid(y, m, d, hh, mm, ss), True
+    return _valid(y, m, d), False
+
+
+def to_iso(value: datetime | date, with_time: bool = True) -> str:
+    """ISO 8601: a date, or a date and time (with its offset when known)."""
+    if isinstance(value, datetime) and with_time:
+        return value.isoformat(timespec="seconds")
+    return (value.date() if isinstance(value, datetime) else value).isoformat()
+
+
+def _naive(value: datetime) -> datetime:
+    return value.astimezone(UTC).replace(tzinfo=None) if value.tzinfo else value
+
+
+def _not_future(value: datetime, now: datetime | None) -> bool:
+    # A day of slack: a page's local time may be ahead of the fetch time in UTC.
+    return now is None or _naive(value) <= _naive(now) + timedelta(days=1)
+
+
+def parse_date(text: str | None, now: datetime | None = None) -> datetime | None:
+    """The first date (with time when given) in ``text``; None if none.
+
+    Machine formats are tried first, then the visible-text patterns, then
+    relative expressions resolved against ``now`` (the fetch time). A date
+    later than ``now`` is rejected.
+    """
+    if not text:
+        return None
+    text = text.strip()[:500]
+    value = _parse_machine(text)
+    if value is None:
+        value, _ = _parse_text(text)
+    if value is None and now is not None:
+        value = _parse_relative(text, now)
+    if value is None or not _not_future(value, now) or value.year < 1990:
+        return None
+    return value
+
+
+def _parse_machine(text: str) -> datetime | None:
+    m = _ISO.match(text)
+    if m:
+        y, mo, d, hh, mi, ss, tz = m.groups()
+        value = _valid(int(y), int(mo), int(d), int(hh or 0), int(mi or 0), int(ss or 0))
+        if value and tz:
+            with contextlib.suppress(ValueError):
+                offset = "+00:00" if tz == "Z" else tz
+                value = datetime.fromisoformat(f"{value.isoformat()}{offset}")
+        if value is not None:
+            return value
+    if "," in text[:5] or re.match(r"^[A-Za-z]{3},", text):
+        try:
+            return parsedate_to_datetime(text)
+        except (TypeError, ValueError, IndexError):
+            return None
+    return None
+
+
+def _parse_text(text: str, compact: bool = True) -> tuple[datetime | None, int]:
+    """Earliest date pattern in ``text``: (datetime, position). ``compact``
+    allows 8-digit dates (20240503), which ids in visible text can mimic."""
+    best: tuple[int, datetime] | None = None
+    for pattern, order in _DATE_PATTERNS:
+        if order == "ymd8" and not compact:
+            continue
+        for m in pattern.finditer(text):
+            value, _ = _from_groups(m.groups(), order)
+            if value is not None:
+                if best is None or m.start() < best[0]:
+                    best = (m.start(), value)
+                break
+    return (best[1], best[0]) if best else (None, -1)
+
+
+def _parse_relative(text: str, now: datetime) -> datetime | None:
+    for pattern, unit in _RELATIVE:
+        m = pattern.search(text)
+        if m and (unit != "days" or _RELATIVE_SUFFIX.search(text, m.start())):
+            return now - timedelta(**{unit: int(m.group(1))})
+    for pattern, days_back in _DAY_WORDS:
+        if pattern.search(text):
+            day = now - timedelta(days=days_back)
+            clock = _CLOCK.search(text)
+            if clock and int(clock.group(1)) < 24 and int(clock.group(2)) < 60:
+                return day.replace(
+                    hour=int(clock.group(1)), minute=int(clock.group(2)), second=0, microsecond=0
+                )
+            return day.replace(hour=0, minute=0, second=0, microsecond=0)
+    return None
+
+
+def find_datetime(text: str | None, now: datetime | None = None) -> str | None:
+    """The first date in visible text as ISO 8601, with its time when the
+    text gives one (``2024-05-03T10:20:00``), else the day only."""
+    if not text:
+        return None
+    value, has_time, pos = None, False, len(text)
+    for pattern, order in _DATE_PATTERNS:
+        m = pattern.search(text)
+        if m:
+            candidate, timed = _from_groups(m.groups(), order)
+            if candidate is not None and m.start() < pos:
+                value, has_time, pos = candidate, timed, m.start()
+    if value is None and now is not None:
+        value = _parse_relative(text, now)
+        has_time = value is not None and value.time() != datetime.min.time()
+    if value is None or not _not_future(value, now) or value.year < 1990:
+        return None
+    return to_iso(value, has_time)
+
+
+def find_date(text: str) -> str | None:
+    """The first date in ``text`` as ISO 8601 ``YYYY-MM-DD`` (English and
+    Chinese numeric and month-name forms); None when there is none."""
+    value, _ = _parse_text(text, compact=False)
+    return value.date().isoformat() if value else None
+
+
+def date_in_url(url: str | None, now: datetime | None = None) -> str | None:
+    """A publish day encoded in a URL path (/2024/05/03/, /20240503/,
+    2024-05-03); a year and month alone give the first of the month."""
+    if not url:
+        return None
+    path = url.split("://", 1)[-1].partition("/")[2]
+    m = _URL_DATE.search(path)
+    if m:
+        value = _valid(int(m.group(1)), int(m.group(2)), int(m.group(3)))
+    else:
+        m = _URL_MONTH.search("/" + path)
+        value = _valid(int(m.group(1)), int(m.group(2)), 1) if m else None
+    if value is None or not _not_future(value, now):
+        return None
+    return value.date().isoformat()

@@ -1,0 +1,117 @@
+"""extract(method="auto"): routing, combination, clean text, garbage in."""
+
+from __future__ import annotations
+
+import time
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from extractors import METHODS, Result, as_document, extract
+from extractors.auto import Params, medoid
+from extractors.result import PageType
+
+PARAS = [
+    "The city council voted on Tuesday to approve a new budget for the riverside park, "
+    "after months of debate about how the money should be spent and who should decide.",
+    "Residents who attended the meeting said they were pleased that the playground would "
+    "be rebuilt first, and that the old boathouse would be turned into a small museum.",
+    "Work is expected to start in the spring and to take about eighteen months, the "
+    "council said, with parts of the park staying open for the whole of that time.",
+    "Critics of the plan argued that the costs were underestimated and that the city "
+    "should have asked for more bids before choosing the contractor for the works.",
+]
+NAV = "".join(f'<li><a href="/s{i}">Section {i}</a></li>' for i in range(12))
+ARTICLE = f"""<html lang="en"><head><title>Council approves park budget - The Ledger</title>
+<meta property="og:type" content="article">
+<meta property="article:published_time" content="2024-05-03T10:20:00+00:00">
+<meta name="author" content="Jane Doe"></head><body>
+<header><a href="/"><h1 class="logo">The Ledger</h1></a><ul>{NAV}</ul></header>
+<article><h1>Council approves park budget</h1><p class="byline">By Jane Doe</p>
+{"".join(f"<p>{p}</p>" for p in PARAS)}
+<p>Share this article</p><p>Copyright © 2024 The Ledger. All rights reserved.</p></article>
+<footer><ul>{NAV}</ul></footer></body></html>"""
+
+ITEMS = [f"Headline number {i} about something that happened in the valley" for i in range(20)]
+LISTING = f"""<html><head><title>News - The Ledger</title></head><body>
+<ul class="menu">{NAV}</ul><h1>News</h1><ul class="articles">
+{
+    "".join(
+        f'<li class="item"><a href="/news/{i}.html">{t}</a><span>2024-05-{i + 1:02d}</span></li>'
+        for i, t in enumerate(ITEMS)
+    )
+}
+</ul></body></html>"""
+
+
+def test_default_method_is_auto() -> None:
+    result = extract(ARTICLE, url="https://example.com/news/2024/05/03/park.html")
+    assert result.method.startswith("auto")
+    assert "auto" in METHODS
+
+
+def test_article_text_is_clean_and_complete() -> None:
+    result = extract(ARTICLE, url="https://example.com/news/2024/05/03/park.html")
+    assert result.page_type is PageType.ARTICLE
+    assert result.lines[: len(PARAS)] == PARAS  # no headline on top, paragraphs in order
+    assert "Section 3" not in result.text
+    assert "Copyright" not in result.text and "Share this" not in result.text
+    assert result.title == "Council approves park budget"
+    assert result.published == "2024-05-03T10:20:00+00:00"
+    assert result.author == "Jane Doe"
+    assert result.language == "en"
+    assert result.length_class is not None and 0.0 < (result.confidence or 0) <= 1.0
+
+
+def test_list_page_gives_records() -> None:
+    result = extract(LISTING, url="https://example.com/news/")
+    assert result.page_type is PageType.LIST
+    assert result.method == "auto:list"
+    urls = [r.url for r in result.records]
+    assert len(urls) == len(ITEMS)
+    assert urls[0] == "https://example.com/news/0.html"
+    assert result.lines[0].startswith(ITEMS[0])
+
+
+def test_medoid_picks_the_output_others_agree_with() -> None:
+    good = "\n".join(PARAS)
+    results = {
+        "a": Result(text=good),
+        "b": Result(text=good + "\nRelated: other story"),
+        "c": Result(text="Menu\nHome\nContact"),
+        "d": Result(text=""),
+    }
+    best, agreement = medoid(results)
+    assert best == "a" and agreement > 0.3
+    assert medoid({"x": Result(text="")}) == (None, 0.0)
+
+
+def test_params_override_and_fixed_candidates() -> None:
+    result = extract(ARTICLE, candidates=("cetd",))
+    assert result.method == "auto:cetd"
+    result = extract(ARTICLE, params=Params(candidates=("awce", "cetd"), clean=False))
+    assert "Copyright" in result.text
+
+
+def test_shared_document_is_not_mutated() -> None:
+    doc = as_document(ARTICLE)
+    before = len(doc.stats)
+    extract(doc)
+    extract(doc)
+    assert len(list(doc.root.iter())) == before
+
+
+def test_empty_and_garbage_give_empty_results_quickly() -> None:
+    for junk in ("", b"", b"\x00\xff\xfe" * 1000, "<html></html>", "<div>" * 10_000, "just text"):
+        started = time.monotonic()
+        result = extract(junk)
+        assert isinstance(result, Result)
+        assert time.monotonic() - started < 5
+    assert extract("").text == "" and extract("").page_type is PageType.OTHER
+
+
+@settings(max_examples=15, deadline=None)
+@given(st.one_of(st.binary(max_size=2000), st.text(max_size=2000)))
+def test_never_raises_on_arbitrary_input(data: bytes | str) -> None:
+    result = extract(data)
+    assert isinstance(result.text, str)

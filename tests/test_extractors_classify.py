@@ -1,0 +1,62 @@
+"""DOM page-type classifier: article / list / other with a confidence."""
+
+from __future__ import annotations
+
+from extractors.classify import Params, classify, declares_article, list_probability
+from extractors.document import as_document
+from extractors.result import LengthClass, PageType
+
+PARA = (
+    "The regional water authority said on Monday that reservoir levels had fallen to their "
+    "lowest point in a decade, and asked households to cut their use by a fifth this summer."
+)
+ARTICLE = f"""<html><head><title>Reservoirs at a ten-year low</title></head><body>
+<div class="nav"><a href="/">Home</a> <a href="/news">News</a> <a href="/sport">Sport</a></div>
+<div class="story"><h1>Reservoirs at a ten-year low</h1>{f"<p>{PARA}</p>" * 8}</div>
+</body></html>"""
+LINKS = "".join(
+    f'<li><a href="/story/{i}.html">Story headline number {i} about the valley and the river</a>'
+    f"<span>2024-05-{i % 28 + 1:02d}</span></li>"
+    for i in range(30)
+)
+LISTING = f"""<html><head><title>Latest news</title></head><body><h1>Latest news</h1>
+<ul class="stories">{LINKS}</ul></body></html>"""
+
+
+def test_article_page() -> None:
+    result = classify(ARTICLE)
+    assert result.page_type is PageType.ARTICLE
+    assert 0.5 <= result.confidence <= 1.0
+    assert result.length_class is LengthClass.LONG
+
+
+def test_list_page() -> None:
+    result = classify(LISTING)
+    assert result.page_type is PageType.LIST
+    assert result.confidence >= 0.5
+    assert result.list_probability >= 0.5
+
+
+def test_declared_article_lowers_list_probability() -> None:
+    declared = LISTING.replace("<head>", '<head><meta property="og:type" content="article">')
+    assert declares_article(as_document(declared))
+    assert not declares_article(as_document(LISTING))
+    assert classify(declared).list_probability < classify(LISTING).list_probability
+
+
+def test_empty_error_and_login_pages_are_other() -> None:
+    assert classify("").page_type is PageType.OTHER
+    error = "<html><head><title>404 Not Found</title></head><body><p>Sorry, gone.</p></body></html>"
+    assert classify(error).page_type is PageType.OTHER
+    login = (
+        "<html><head><title>Members</title></head><body><form><input name='u'>"
+        "<input type='password' name='p'><button>Enter</button></form></body></html>"
+    )
+    assert classify(login).page_type is PageType.OTHER
+
+
+def test_probability_is_bounded_and_monotone_in_prior() -> None:
+    x = [1.0] * len(Params().weights)
+    assert 0.0 <= list_probability(x) <= 1.0
+    assert list_probability(x, prior=-2.0) < list_probability(x)
+    assert list_probability([1e9] * len(x)) <= 1.0

@@ -1,0 +1,99 @@
+"""Metadata: title without the site name, ISO publish dates (zh, en,
+relative, never future), author, language, main image."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+import pytest
+
+from extractors.dates import date_in_url, find_date, find_datetime, parse_date
+from extractors.metadata import extract_metadata
+
+NOW = datetime(2024, 5, 10, 12, 0)
+
+
+@pytest.mark.parametrize(
+    ("text", "iso"),
+    [
+        ("2024年5月3日", "2024-05-03"),
+        ("发布时间：2024-05-03 10:20", "2024-05-03T10:20:00"),
+        ("2024年05月03日 10时20分", "2024-05-03T10:20:00"),
+        ("Published May 3, 2024", "2024-05-03"),
+        ("3 May 2024", "2024-05-03"),
+        ("3小时前", "2024-05-10T09:00:00"),
+        ("昨天 08:30", "2024-05-09T08:30:00"),
+        ("2 days ago", "2024-05-08T12:00:00"),
+        ("2030-01-01", None),  # after the fetch time
+        ("no date here", None),
+    ],
+)
+def test_find_datetime(text: str, iso: str | None) -> None:
+    assert find_datetime(text, NOW) == iso
+
+
+def test_parse_machine_formats_and_url_dates() -> None:
+    assert parse_date("2024-05-03T10:20:00+08:00").utcoffset().total_seconds() == 8 * 3600
+    assert parse_date("Fri, 03 May 2024 10:00:00 +0000").day == 3
+    assert parse_date("2099-01-01", NOW) is None
+    assert find_date("posted 12/31/2023 at noon") == "2023-12-31"
+    assert date_in_url("https://x.test/news/2024/05/03/a.html") == "2024-05-03"
+    assert date_in_url("https://x.test/a/20240503/1.html") == "2024-05-03"
+    assert date_in_url("https://x.test/a/2099/01/02/1.html", NOW) is None
+    assert date_in_url("https://x.test/about.html") is None
+
+
+def _page(head: str, body: str) -> str:
+    return f"<html><head>{head}</head><body>{body}</body></html>"
+
+
+def test_title_prefers_visible_headline_over_site_name() -> None:
+    html = _page(
+        "<title>Bridge to close for repairs | Riverton Ledger</title>",
+        '<header><a href="/"><h1>Riverton Ledger</h1></a></header>'
+        "<h1>Bridge to close for repairs</h1><p>text</p>",
+    )
+    assert extract_metadata(html).title == "Bridge to close for repairs"
+    no_heading = _page(
+        '<title>Bridge to close - Riverton Ledger</title><meta property="og:site_name" '
+        'content="Riverton Ledger">',
+        "<p>text</p>",
+    )
+    assert extract_metadata(no_heading).title == "Bridge to close"
+
+
+def test_jsonld_date_author_image() -> None:
+    ld = (
+        '<script type="application/ld+json">{"@context":"https://schema.org",'
+        '"@graph":[{"@type":"NewsArticle","datePublished":"2024-05-03T10:20:00Z",'
+        '"author":[{"@type":"Person","name":"Jane Doe"}],"image":{"url":"/img/a.jpg"}}]}'
+        "</script>"
+    )
+    meta = extract_metadata(_page(ld, "<h1>T</h1>"), url="https://x.test/a/b.html")
+    assert meta.published == "2024-05-03T10:20:00+00:00"
+    assert meta.author == "Jane Doe"
+    assert meta.image == "https://x.test/img/a.jpg"
+
+
+def test_chinese_byline_date_and_author() -> None:
+    html = _page(
+        "<title>老城区旧书市集重新开张_临江新闻网</title>",
+        "<h1>老城区旧书市集重新开张</h1><div class='info'>发布时间：2024年06月12日 09:30 "
+        "来源：临江日报 记者 王小明</div><p>" + "正文内容。" * 40 + "</p>",
+    )
+    meta = extract_metadata(html, fetched_at="2024-07-01T00:00:00")
+    assert meta.title == "老城区旧书市集重新开张"
+    assert meta.published == "2024-06-12T09:30:00"
+    assert meta.author == "王小明"
+    assert meta.language == "zh"
+
+
+def test_relative_date_needs_and_respects_fetch_time() -> None:
+    html = _page("<title>T</title>", "<h1>T</h1><span>3小时前</span><p>正文</p>")
+    assert extract_metadata(html).published is None
+    assert extract_metadata(html, fetched_at=NOW).published == "2024-05-10T09:00:00"
+
+
+def test_future_meta_date_is_rejected() -> None:
+    html = _page('<meta property="article:published_time" content="2099-01-01">', "<p>x</p>")
+    assert extract_metadata(html, fetched_at=NOW).published is None
