@@ -1,0 +1,421 @@
+"""Which pages go through the browser, and what happens to their pictures.
+
+Policy (``SITESIFT_SCREENSHOTS``, or a site's ``screenshots=`` option):
+``none``; ``all`` pages; or, by default, ``group``: the first
+``SITESIFT_SCREENSHOT_PER_GROUP`` pages of each URL group. Pages of a group
+share a template, so a handful tell the type of the whole group. The group a
+page will get is known only after its fetch, so the decision uses
+:func:`crawler.urlgroups.url_pattern` on the request URL: the shape-only
+pattern (numbers, dates, ids and slugs abstracted, pagination folded) that
+the online grouper starts from.
+
+A chosen request is fetched by scrapy-playwright (Debian's Chromium) with
+:func:`crawler.screenshots.capture_page` as its page method; the response
+body is then the rendered DOM, so JavaScript-built pages are stored as the
+browser saw them. The picture is shrunk and stored content-addressed; its
+``{"sha256", "path", "width", "height"}`` reaches ``PageItem.screenshot``
+through :class:`ScreenshotItems`, a spider middleware (the spider knows
+nothing of screenshots).
+
+No leaks: scrapy-playwright closes each page after the capture; every
+``SITESIFT_SCREENSHOT_BROWSER_PAGES`` pages new browser requests wait, the
+open ones finish, the browser is closed and the handler launches a fresh one
+for the next request. A crash, a hang past the timeout or a failed capture
+fails the download, and the spider's errback records it for that URL. A
+network error inside the browser (``net::ERR_*``: refused, DNS, a port
+Chromium refuses) is retried once with Scrapy's own client instead.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections import OrderedDict
+from collections.abc import AsyncIterator, Iterable, Iterator
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import urlsplit
+
+from scrapy import Request
+from scrapy.crawler import Crawler
+from scrapy.exceptions import NotConfigured
+from scrapy.http import Response
+from scrapy.linkextractors import IGNORED_EXTENSIONS
+from scrapy.settings import BaseSettings
+
+from crawler.items import PageItem
+from crawler.screenshots import Capture, CaptureParams, ScreenshotStore, capture_page
+from crawler.urlgroups import url_pattern
+from extractors.encoding import decode_html, normalize_encoding
+
+logger = logging.getLogger(__name__)
+
+MODES = ("none", "group", "all")
+WANTED = "sitesift_screenshot_wanted"  # request meta: this request goes through the browser
+RESULT = "sitesift_screenshot"  # response meta: the stored screenshot dict
+RAW = "sitesift_raw_body"  # request meta: the page's bytes as the server sent them
+FALLBACK = "sitesift_screenshot_fallback"  # the browser could not connect: plain HTTP
+CONTEXT = "sitesift"  # the browser context used for screenshots
+_SKIP_EXTENSIONS = frozenset("." + ext for ext in IGNORED_EXTENSIONS)
+
+
+@dataclass(frozen=True)
+class ScreenshotConfig:
+    """The SITESIFT_SCREENSHOT* settings, read and checked once."""
+
+    mode: str = "group"
+    per_group: int = 3
+    directory: str = "sitesift-screenshots"
+    browser_pages: int = 200
+    cache_mb: int = 64  # subresources kept for the browser's next pages
+    capture: CaptureParams = CaptureParams()
+
+    def __post_init__(self) -> None:
+        if self.mode not in MODES:
+            raise ValueError(
+                f"SITESIFT_SCREENSHOTS must be one of {', '.join(MODES)}, not {self.mode!r}"
+            )
+        if self.per_group < 1:
+            raise ValueError("SITESIFT_SCREENSHOT_PER_GROUP must be at least 1")
+        if self.browser_pages < 1:
+            raise ValueError("SITESIFT_SCREENSHOT_BROWSER_PAGES must be at least 1")
+        if not self.directory:
+            raise ValueError("SITESIFT_SCREENSHOT_DIR must name a directory")
+
+    @classmethod
+    def from_settings(cls, settings: BaseSettings) -> ScreenshotConfig:
+        capture = CaptureParams(
+            viewport_width=settings.getint("SITESIFT_SCREENSHOT_VIEWPORT_WIDTH", 1280),
+            viewport_height=settings.getint("SITESIFT_SCREENSHOT_VIEWPORT_HEIGHT", 800),
+            max_height=settings.getint("SITESIFT_SCREENSHOT_MAX_HEIGHT", 6000),
+            width=settings.getint("SITESIFT_SCREENSHOT_WIDTH", 320),
+            format=str(settings.get("SITESIFT_SCREENSHOT_FORMAT", "webp")).lower(),
+            quality=settings.getint("SITESIFT_SCREENSHOT_QUALITY", 70),
+            timeout_ms=round(1000 * settings.getfloat("SITESIFT_SCREENSHOT_TIMEOUT", 20.0)),
+        )
+        return cls(
+            mode=str(settings.get("SITESIFT_SCREENSHOTS", "group")).lower(),
+            per_group=settings.getint("SITESIFT_SCREENSHOT_PER_GROUP", 3),
+            directory=str(settings.get("SITESIFT_SCREENSHOT_DIR", "sitesift-screenshots")),
+            browser_pages=settings.getint("SITESIFT_SCREENSHOT_BROWSER_PAGES", 200),
+            cache_mb=settings.getint("SITESIFT_SCREENSHOT_CACHE_MB", 64),
+            capture=capture,
+        )
+
+
+class ScreenshotPolicy:
+    """Decides per request URL; a slot freed by a failed capture is reused."""
+
+    def __init__(self, mode: str = "group", per_group: int = 3) -> None:
+        self.mode = mode
+        self.per_group = per_group
+        self._taken: dict[str, int] = {}
+
+    def take(self, url: str, mode: str | None = None) -> bool:
+        """Whether ``url`` is photographed (and, if so, count it)."""
+        mode = mode or self.mode
+        if mode == "none" or _looks_like_file(url):
+            return False
+        if mode == "all":
+            return True
+        key = url_pattern(url)
+        if self._taken.get(key, 0) >= self.per_group:
+            return False
+        self._taken[key] = self._taken.get(key, 0) + 1
+        return True
+
+    def release(self, url: str) -> None:
+        key = url_pattern(url)
+        if self._taken.get(key, 0) > 0:
+            self._taken[key] -= 1
+
+
+def _looks_like_file(url: str) -> bool:
+    path = urlsplit(url).path.lower()
+    dot = path.rfind(".")
+    return dot > path.rfind("/") and path[dot:] in _SKIP_EXTENSIONS
+
+
+_CACHEABLE = frozenset({"stylesheet", "script", "image", "font"})
+
+
+@dataclass(frozen=True)
+class _Cached:
+    status: int
+    headers: dict[str, str]
+    body: bytes
+
+
+class SubresourceCache:
+    """Stylesheets, scripts, images and fonts shared by the browser's pages.
+
+    Each screenshot opens a fresh page; without this, every page of a
+    template would fetch the template's CSS, scripts and images again
+    (servers rarely send caching headers that a new page would honour). A
+    resource is fetched once per crawl while it stays in the cache (LRU,
+    bounded in bytes); a request for a resource already being fetched waits
+    for that fetch. ``Cache-Control: no-store`` responses are not kept.
+    """
+
+    def __init__(self, max_bytes: int) -> None:
+        self.max_bytes = max_bytes
+        self._items: OrderedDict[str, _Cached] = OrderedDict()
+        self._size = 0
+        self._pending: dict[str, asyncio.Future[None]] = {}
+        self.hits = 0
+
+    def get(self, url: str) -> _Cached | None:
+        item = self._items.get(url)
+        if item is not None:
+            self._items.move_to_end(url)
+        return item
+
+    def put(self, url: str, item: _Cached) -> None:
+        if url in self._items or len(item.body) > self.max_bytes // 4:
+            return
+        self._items[url] = item
+        self._size += len(item.body)
+        while self._size > self.max_bytes:
+            _, old = self._items.popitem(last=False)
+            self._size -= len(old.body)
+
+    async def attach(self, page: Any, request: Request) -> None:
+        """``playwright_page_init_callback``: serve and fill the cache for one page."""
+        await page.route("**/*", self._route)
+        page.on("response", self._remember)
+        page.on("requestfailed", lambda req: self._settle(req.url))
+
+    async def _route(self, route: Any) -> None:
+        req = route.request
+        if req.method != "GET" or req.resource_type not in _CACHEABLE:
+            await route.fallback()
+            return
+        pending = self._pending.get(req.url)
+        if pending is not None and self.get(req.url) is None:
+            try:
+                await asyncio.wait_for(asyncio.shield(pending), 10)
+            except TimeoutError:  # that fetch never ended: fetch it again
+                self._settle(req.url)
+        hit = self.get(req.url)
+        if hit is not None:
+            self.hits += 1
+            await route.fulfill(status=hit.status, headers=hit.headers, body=hit.body)
+            return
+        if req.url not in self._pending:
+            self._pending[req.url] = asyncio.get_running_loop().create_future()
+        await route.fallback()
+
+    async def _remember(self, response: Any) -> None:
+        req = response.request
+        if req.url not in self._pending:
+            return
+        try:
+            no_store = "no-store" in (response.headers.get("cache-control") or "")
+            if response.status == 200 and not no_store:
+                body = await response.body()
+                self.put(req.url, _Cached(response.status, dict(response.headers), body))
+        except Exception:  # a page closed mid-read: just not cached
+            pass
+        finally:
+            self._settle(req.url)
+
+    def _settle(self, url: str) -> None:
+        future = self._pending.pop(url, None)
+        if future is not None and not future.done():
+            future.set_result(None)
+
+
+class ScreenshotMiddleware:
+    """Downloader middleware: route chosen page requests through Playwright."""
+
+    def __init__(self, config: ScreenshotConfig, crawler: Crawler | None = None) -> None:
+        self.config = config
+        self.crawler = crawler
+        self.policy = ScreenshotPolicy(config.mode, config.per_group)
+        self.store = ScreenshotStore(config.directory)
+        self._browser: Any = None
+        self._pages_in_browser = 0
+        self._in_flight = 0
+        self._recycling: asyncio.Event | None = None
+        self.cache = SubresourceCache(config.cache_mb * 1024 * 1024)
+
+    @classmethod
+    def from_crawler(cls, crawler: Crawler) -> ScreenshotMiddleware:
+        try:
+            config = ScreenshotConfig.from_settings(crawler.settings)
+        except ValueError as exc:
+            raise NotConfigured(str(exc)) from exc
+        handler = str((crawler.settings.getdict("DOWNLOAD_HANDLERS") or {}).get("http", ""))
+        if "scrapy_playwright" not in handler:
+            raise NotConfigured("screenshots need scrapy-playwright as the http download handler")
+        logger.info(
+            "screenshots: %s%s, stored under %s, browser recycled every %d pages",
+            config.mode,
+            f" ({config.per_group} per URL group)" if config.mode == "group" else "",
+            config.directory,
+            config.browser_pages,
+        )
+        return cls(config, crawler)
+
+    def _inc(self, key: str, count: int = 1) -> None:
+        if self.crawler is not None and self.crawler.stats is not None:
+            self.crawler.stats.inc_value(f"sitesift/screenshots/{key}", count)
+
+    def _mode_for(self, request: Request) -> str | None:
+        """The site's own ``screenshots=`` option, if the site list set one."""
+        spider = self.crawler.spider if self.crawler is not None else None
+        by_host = getattr(spider, "by_host", None)
+        spec = by_host.get(request.meta.get("sitesift_site")) if isinstance(by_host, dict) else None
+        return getattr(getattr(spec, "options", None), "screenshots", None)
+
+    def _is_page_request(self, request: Request) -> bool:
+        spider = self.crawler.spider if self.crawler is not None else None
+        parse = getattr(spider, "parse", None)
+        return parse is not None and request.callback == parse
+
+    async def process_request(self, request: Request) -> None:
+        if request.meta.get(FALLBACK) or request.meta.get("playwright"):
+            return None
+        if not self._is_page_request(request):
+            return None
+        if not self.policy.take(request.url, self._mode_for(request)):
+            return None
+        while self._recycling is not None:  # let the old browser drain first
+            await self._recycling.wait()
+        self._in_flight += 1
+        params = self.config.capture
+        request.meta.update(
+            {
+                WANTED: True,
+                "playwright": True,
+                "playwright_context": CONTEXT,
+                "playwright_context_kwargs": {
+                    "viewport": {"width": params.viewport_width, "height": params.viewport_height},
+                },
+                "playwright_page_methods": [_page_method(self._capture)],
+                "playwright_page_init_callback": self._init_page,
+            }
+        )
+        return None
+
+    async def _init_page(self, page: Any, request: Request) -> None:
+        await self.cache.attach(page, request)
+
+        async def keep_raw(response: Any) -> None:
+            req = response.request
+            if req.resource_type == "document" and req.frame == page.main_frame:
+                with contextlib.suppress(Exception):  # redirects have no body
+                    request.meta[RAW] = await response.body()
+
+        page.on("response", keep_raw)
+
+    async def _capture(self, page: Any) -> Capture:
+        self._browser = page.context.browser
+        return await capture_page(page, self.config.capture)
+
+    async def process_response(self, request: Request, response: Response) -> Response:
+        if not request.meta.get(WANTED):
+            return response
+        methods = request.meta.get("playwright_page_methods") or []
+        capture = getattr(methods[0], "result", None) if methods else None
+        raw = request.meta.pop(RAW, None)
+        if isinstance(capture, Capture) and raw:
+            response = self._trust_our_decoding(response, raw, capture.charset)
+        if isinstance(capture, Capture):
+            try:
+                stored = await asyncio.to_thread(self.store.save, capture, self.config.capture)
+            except (OSError, ValueError) as exc:
+                self._inc("failed/store")
+                logger.warning("screenshot of %s not stored: %s", request.url, exc)
+            else:
+                request.meta[RESULT] = stored.as_dict()
+                self._inc("taken")
+        else:
+            self._inc("failed/no_capture")
+        await self._finished()
+        return response
+
+    def _trust_our_decoding(self, response: Response, raw: bytes, charset: str) -> Response:
+        """Chromium trusts a charset header even when the bytes say otherwise,
+        and then its DOM is mojibake. When sitesift's own decoding of the
+        server's bytes disagrees with the browser's, store those bytes."""
+        ctype = (response.headers.get(b"Content-Type") or b"").decode("latin-1")
+        ours = decode_html(raw, ctype)[1]
+        if normalize_encoding(charset) in (None, normalize_encoding(ours)):
+            return response
+        self._inc("raw_html_kept")
+        logger.debug("%s: browser decoded %s, bytes are %s", response.url, charset, ours)
+        return response.replace(body=raw, encoding=ours)
+
+    async def process_exception(self, request: Request, exception: BaseException) -> Request | None:
+        if not request.meta.get(WANTED):
+            return None
+        self.policy.release(request.url)
+        self._inc(f"failed/{type(exception).__name__}")
+        await self._finished()
+        if "net::ERR_" in str(exception):
+            # The browser could not reach the page (refused, DNS, a port
+            # Chromium will not use...): fetch it with Scrapy's own client, so
+            # the page or its failure is recorded as without screenshots.
+            self._inc("fallback_http")
+            meta = {k: v for k, v in request.meta.items()
+                    if not k.startswith("playwright") and k != WANTED}  # fmt: skip
+            return request.replace(meta=meta | {FALLBACK: True}, dont_filter=True)
+        return None
+
+    async def _finished(self) -> None:
+        """Count a browser page; every ``browser_pages`` pages, hold new
+        browser requests back, and when the open ones are done close the
+        browser: the handler launches a fresh one for the next request."""
+        self._in_flight -= 1
+        self._pages_in_browser += 1
+        if self._pages_in_browser >= self.config.browser_pages and self._recycling is None:
+            self._recycling = asyncio.Event()
+        if self._recycling is None or self._in_flight > 0:
+            return
+        browser, self._browser, self._pages_in_browser = self._browser, None, 0
+        if browser is not None:
+            logger.info("recycling the browser after %d pages", self.config.browser_pages)
+            self._inc("browser_recycled")
+            with contextlib.suppress(Exception):
+                await browser.close()
+        gate, self._recycling = self._recycling, None
+        gate.set()
+
+
+def _page_method(func: Any) -> Any:
+    from scrapy_playwright.page import PageMethod
+
+    return PageMethod(func)
+
+
+class ScreenshotItems:
+    """Spider middleware: copy a response's stored screenshot onto its page item."""
+
+    @classmethod
+    def from_crawler(cls, crawler: Crawler) -> ScreenshotItems:
+        return cls()
+
+    @staticmethod
+    def _attach(response: Response, item: Any) -> Any:
+        shot = response.meta.get(RESULT)
+        if shot and isinstance(item, PageItem) and item.screenshot is None:
+            item.screenshot = dict(shot)
+        return item
+
+    def process_spider_output(self, response: Response, result: Iterable[Any]) -> Iterator[Any]:
+        for item in result:
+            yield self._attach(response, item)
+
+    async def process_spider_output_async(
+        self, response: Response, result: AsyncIterator[Any]
+    ) -> AsyncIterator[Any]:
+        async for item in result:
+            yield self._attach(response, item)
+
+
+def abort_request(request: Any) -> bool:
+    """PLAYWRIGHT_ABORT_REQUEST: what a screenshot never needs (audio, video,
+    websockets, beacons). Images, styles and fonts stay: they are the layout."""
+    return request.resource_type in ("media", "websocket", "eventsource", "ping")

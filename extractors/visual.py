@@ -1,0 +1,172 @@
+"""Page type from a screenshot: a small LeNet-like CNN run with numpy alone.
+
+Seed: screenshot-classification-i-awce (a CNN on full-page screenshots tells
+article pages from list pages; LeNet-5 on 224x224 grey). Here the network is
+LeNet-shaped (5x5 then 3x3 convolutions, max pooling, two dense layers) but
+reads the top of the page at its own aspect ratio: the screenshot is turned
+grey, scaled to the model's input width and cut (or padded with white) to its
+height, so for a 1280 px wide capture the model sees the top ~2,560 CSS px,
+where the layout of a page is decided. Ink is 1, paper 0.
+
+The weights are trained by ``python -m training.pagetype train`` (torch, a
+training-only extra) and shipped as ``models/pagetype.npz``: the layer arrays
+and a JSON config saying how to run them. No deep-learning framework is
+imported at run time.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from .result import PageType
+
+__all__ = [
+    "DEFAULT_MODEL",
+    "VisualModel",
+    "classify_screenshot",
+    "classify_screenshots",
+    "list_probability",
+    "load_model",
+    "prepare",
+]
+
+DEFAULT_MODEL = Path(__file__).with_name("models") / "pagetype.npz"
+
+
+def prepare(image: bytes, width: int, height: int, fit: str = "top") -> np.ndarray:
+    """Screenshot bytes -> ``(height, width)`` float32 ink map in [0, 1].
+
+    Grey. ``fit="top"``: scaled to ``width`` keeping the aspect ratio, the top
+    ``height`` rows kept, white below a short page. ``fit="squash"``: the whole
+    (bounded) capture squeezed to ``width`` x ``height``, as the seed does.
+    Training uses this very function.
+    """
+    from PIL import Image
+
+    with Image.open(io.BytesIO(image)) as img:
+        grey = img.convert("L")
+    if fit == "squash":
+        squashed = np.asarray(grey.resize((width, height), Image.Resampling.BOX), np.float32)
+        return (255.0 - squashed) / 255.0
+    rows = max(1, round(grey.height * width / max(1, grey.width)))
+    grey = grey.resize((width, rows), Image.Resampling.BILINEAR)
+    canvas = np.full((height, width), 255, dtype=np.uint8)
+    top = np.asarray(grey, dtype=np.uint8)[:height]
+    canvas[: top.shape[0]] = top
+    return (255.0 - canvas.astype(np.float32)) / 255.0
+
+
+# -- layers ---------------------------------------------------------------------
+
+
+def _conv2d(x: np.ndarray, weight: np.ndarray, bias: np.ndarray) -> np.ndarray:
+    """Same-padded stride-1 convolution, ``x`` (N, C, H, W), ``weight`` (O, C, k, k),
+    as one matrix product over the unfolded windows (im2col)."""
+    n, c, h, w = x.shape
+    out_c, _, k, _ = weight.shape
+    pad = k // 2
+    padded = np.pad(x, ((0, 0), (0, 0), (pad, pad), (pad, pad)))
+    windows = np.lib.stride_tricks.sliding_window_view(padded, (k, k), axis=(2, 3))
+    cols = windows.transpose(0, 2, 3, 1, 4, 5).reshape(n * h * w, c * k * k)
+    out = cols @ weight.reshape(out_c, -1).T
+    return out.reshape(n, h, w, out_c).transpose(0, 3, 1, 2) + bias[None, :, None, None]
+
+
+def _maxpool2(x: np.ndarray) -> np.ndarray:
+    n, c, h, w = x.shape
+    x = x[:, :, : h - h % 2, : w - w % 2]
+    return x.reshape(n, c, h // 2, 2, w // 2, 2).max(axis=(3, 5))
+
+
+def _softmax(z: np.ndarray) -> np.ndarray:
+    z = z - z.max(axis=1, keepdims=True)
+    e = np.exp(z)
+    return e / e.sum(axis=1, keepdims=True)
+
+
+@dataclass(frozen=True)
+class VisualModel:
+    """Weights and config of a trained screenshot classifier."""
+
+    config: dict[str, Any]
+    arrays: dict[str, np.ndarray]
+
+    @property
+    def input_size(self) -> tuple[int, int]:
+        """(width, height) of the model's input."""
+        return int(self.config["input_width"]), int(self.config["input_height"])
+
+    @property
+    def classes(self) -> list[str]:
+        return list(self.config["classes"])
+
+    def forward(self, batch: np.ndarray) -> np.ndarray:
+        """``(N, H, W)`` ink maps -> ``(N, classes)`` probabilities."""
+        x = batch[:, None, :, :].astype(np.float32)
+        for i in range(int(self.config["conv_layers"])):
+            x = _conv2d(x, self.arrays[f"conv{i}.weight"], self.arrays[f"conv{i}.bias"])
+            x = _maxpool2(np.maximum(x, 0.0))
+        x = x.reshape(x.shape[0], -1)
+        for i in range(int(self.config["dense_layers"])):
+            x = x @ self.arrays[f"fc{i}.weight"].T + self.arrays[f"fc{i}.bias"]
+            if i < int(self.config["dense_layers"]) - 1:
+                x = np.maximum(x, 0.0)
+        return _softmax(x)
+
+    def probabilities(self, images: Sequence[bytes], batch_size: int = 16) -> np.ndarray:
+        """Class probabilities for screenshots (encoded bytes), in order."""
+        width, height = self.input_size
+        fit = str(self.config.get("fit", "top"))
+        out = []
+        for start in range(0, len(images), batch_size):
+            chunk = images[start : start + batch_size]
+            batch = np.stack([prepare(img, width, height, fit) for img in chunk])
+            out.append(self.forward(batch))
+        return np.concatenate(out) if out else np.zeros((0, len(self.classes)), np.float32)
+
+
+def load_model(path: str | Path = DEFAULT_MODEL) -> VisualModel:
+    """Read an ``.npz`` written by the trainer."""
+    with np.load(path, allow_pickle=False) as data:
+        config = json.loads(str(data["config"]))
+        arrays = {name: data[name].astype(np.float32) for name in data.files if name != "config"}
+    return VisualModel(config=config, arrays=arrays)
+
+
+@lru_cache(maxsize=4)
+def _model(path: str) -> VisualModel:
+    return load_model(path)
+
+
+def list_probability(images: Sequence[bytes], model: str | Path = DEFAULT_MODEL) -> list[float]:
+    """P(list page) for each screenshot: the number to combine with DOM evidence."""
+    net = _model(str(model))
+    probs = net.probabilities(images)
+    return [float(p) for p in probs[:, net.classes.index(PageType.LIST.value)]]
+
+
+def classify_screenshots(
+    images: Sequence[bytes], model: str | Path = DEFAULT_MODEL
+) -> list[tuple[PageType, float]]:
+    """``(page type, confidence)`` for each screenshot; confidence is the
+    probability of the chosen type (0.5-1.0)."""
+    results = []
+    for p_list in list_probability(images, model):
+        if p_list >= 0.5:
+            results.append((PageType.LIST, p_list))
+        else:
+            results.append((PageType.ARTICLE, 1.0 - p_list))
+    return results
+
+
+def classify_screenshot(image: bytes, model: str | Path = DEFAULT_MODEL) -> tuple[PageType, float]:
+    """Article or list from one screenshot (PNG, WebP or JPEG bytes)."""
+    return classify_screenshots([image], model)[0]

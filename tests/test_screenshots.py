@@ -1,0 +1,252 @@
+"""Screenshots: bounds, content-addressed storage, the per-group policy, and a
+real crawl through Chromium against pages served on 127.0.0.1."""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+import sqlite3
+import subprocess
+import sys
+import threading
+import zlib
+from functools import partial
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+import pytest
+from PIL import Image
+from scrapy.exceptions import NotConfigured
+from scrapy.settings import Settings
+from scrapy.utils.test import get_crawler
+
+from crawler.middlewares.screenshot import (
+    ScreenshotConfig,
+    ScreenshotMiddleware,
+    ScreenshotPolicy,
+    SubresourceCache,
+    _Cached,
+)
+from crawler.screenshots import CaptureParams, ScreenshotStore, shrink
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _png(width: int, height: int, colour: str = "white") -> bytes:
+    out = io.BytesIO()
+    Image.new("RGB", (width, height), colour).save(out, "PNG")
+    return out.getvalue()
+
+
+# -- capture params and shrinking ----------------------------------------------
+
+
+def test_capture_params_reject_bad_values() -> None:
+    with pytest.raises(ValueError, match="webp or png"):
+        CaptureParams(format="gif")
+    with pytest.raises(ValueError, match="positive"):
+        CaptureParams(max_height=0)
+    with pytest.raises(ValueError, match="quality"):
+        CaptureParams(quality=0)
+
+
+def test_shrink_bounds_width_and_height() -> None:
+    params = CaptureParams(width=320, max_height=4000)
+    data, width, height = shrink(_png(1280, 20_000), params)
+    assert (width, height) == (320, 1000)  # 4000 CSS px at 1/4 scale
+    with Image.open(io.BytesIO(data)) as img:
+        assert img.format == "WEBP" and img.size == (320, 1000)
+
+
+def test_shrink_keeps_a_short_page_short_and_can_write_png() -> None:
+    data, width, height = shrink(_png(1280, 400), CaptureParams(format="png"))
+    assert (width, height) == (320, 100)
+    assert data.startswith(b"\x89PNG")
+
+
+# -- storage -------------------------------------------------------------------------
+
+
+def test_store_is_content_addressed_and_deletes(tmp_path: Path) -> None:
+    store = ScreenshotStore(tmp_path / "shots")
+    first = store.save(_png(1280, 900, "red"))
+    again = store.save(_png(1280, 900, "red"))
+    other = store.save(_png(1280, 900, "blue"))
+    assert first == again and first.sha256 != other.sha256
+    path = Path(first.path)
+    assert path == tmp_path / "shots" / first.sha256[:2] / f"{first.sha256}.webp"
+    assert hashlib.sha256(path.read_bytes()).hexdigest() == first.sha256
+    assert first.as_dict() == {
+        "sha256": first.sha256,
+        "path": first.path,
+        "width": 320,
+        "height": 225,
+    }
+    assert store.prune(keep={other.sha256}) == 1
+    assert not path.exists() and Path(other.path).exists()
+    assert store.delete(other.sha256) and not store.delete(other.sha256)
+    assert list((tmp_path / "shots").rglob("*")) == []  # empty fan-out folders go too
+
+
+def test_store_refuses_names_that_are_not_hashes(tmp_path: Path) -> None:
+    store = ScreenshotStore(tmp_path)
+    with pytest.raises(ValueError):
+        store.path_for("../../etc/passwd", "webp")
+    with pytest.raises(ValueError):
+        store.delete("a" * 63)
+
+
+# -- policy and settings ------------------------------------------------------------
+
+
+def test_group_policy_takes_the_first_pages_of_each_pattern() -> None:
+    policy = ScreenshotPolicy("group", per_group=2)
+    article = "http://s.test/news/2024/06/{}.html"
+    taken = [policy.take(article.format(slug)) for slug in ("a-b-c", "d-e-f", "g-h-i")]
+    assert taken == [True, True, False]
+    assert policy.take("http://s.test/news/")  # another group
+    assert policy.take("http://s.test/news/page/2/")  # pagination folds into the list
+    assert not policy.take("http://s.test/news/page/3/")
+    policy.release(article.format("a-b-c"))  # a failed capture frees its slot
+    assert policy.take(article.format("x-y-z"))
+    assert not policy.take("http://s.test/files/report.pdf")
+
+
+def test_modes_none_all_and_site_override() -> None:
+    assert not ScreenshotPolicy("none").take("http://s.test/a.html")
+    every = ScreenshotPolicy("all")
+    assert all(every.take(f"http://s.test/p/{i}.html") for i in range(10))
+    assert ScreenshotPolicy("none").take("http://s.test/a.html", mode="all")
+
+
+def test_config_from_settings_validates() -> None:
+    config = ScreenshotConfig.from_settings(
+        Settings({"SITESIFT_SCREENSHOTS": "ALL", "SITESIFT_SCREENSHOT_TIMEOUT": 2.5})
+    )
+    assert config.mode == "all" and config.capture.timeout_ms == 2500
+    with pytest.raises(ValueError, match="one of"):
+        ScreenshotConfig.from_settings(Settings({"SITESIFT_SCREENSHOTS": "some"}))
+    with pytest.raises(ValueError, match="PER_GROUP"):
+        ScreenshotConfig(per_group=0)
+
+
+def test_middleware_switches_off_without_playwright_or_with_bad_settings() -> None:
+    with pytest.raises(NotConfigured, match="scrapy-playwright"):
+        ScreenshotMiddleware.from_crawler(get_crawler(settings_dict={"DOWNLOAD_HANDLERS": {}}))
+    from crawler import settings as defaults
+
+    bad = {"DOWNLOAD_HANDLERS": defaults.DOWNLOAD_HANDLERS, "SITESIFT_SCREENSHOTS": "x"}
+    with pytest.raises(NotConfigured, match="SITESIFT_SCREENSHOTS"):
+        ScreenshotMiddleware.from_crawler(get_crawler(settings_dict=bad))
+
+
+def test_subresource_cache_is_bounded_lru() -> None:
+    cache = SubresourceCache(max_bytes=1000)
+    for i in range(6):
+        cache.put(f"http://s.test/{i}.css", _Cached(200, {}, b"x" * 200))
+    assert cache.get("http://s.test/0.css") is None  # evicted, oldest first
+    assert cache.get("http://s.test/5.css") is not None
+    cache.put("http://s.test/big.js", _Cached(200, {}, b"x" * 600))  # > 1/4 of the budget
+    assert cache.get("http://s.test/big.js") is None
+
+
+# -- a real crawl through Chromium -------------------------------------------------
+
+_PAGES = {
+    "index.html": "<html><head><title>Home</title></head><body><h1>Home</h1>"
+    + "".join(f"<p><a href='{n}'>{n}</a></p>" for n in ("tall.html", "js.html", "hang.html"))
+    + "".join(f"<p><a href='p{i}.html'>page {i}</a></p>" for i in range(4))
+    + "</body></html>",
+    "tall.html": "<html><body><div style='height:20000px;background:#369'>tall</div></body></html>",
+    "js.html": "<html><body><div id='x'>static</div><script>document.getElementById('x')"
+    ".textContent = 'rendered by script';</script></body></html>",
+    "hang.html": "<html><body><p>hangs</p><script>while (true) {}</script></body></html>",
+    **{
+        f"p{i}.html": f"<html><body><h1>Page {i}</h1><p>text {i}</p></body></html>"
+        for i in range(4)
+    },
+}
+
+
+@pytest.fixture(scope="module")
+def browser_crawl(tmp_path_factory: pytest.TempPathFactory) -> dict:
+    tmp = tmp_path_factory.mktemp("shots")
+    site = tmp / "site"
+    site.mkdir()
+    for name, body in _PAGES.items():
+        (site / name).write_text(body, encoding="utf-8")
+    handler = partial(_QuietHandler, directory=str(site))
+    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    base = f"http://127.0.0.1:{server.server_address[1]}/"
+    (tmp / "sites.txt").write_text(f"{base}index.html screenshots=all\n")
+    db, feed, shots = tmp / "c.db", tmp / "items.jsonl", tmp / "screens"
+    fields = "url,outcome,reason,screenshot"
+    settings = {"SITESIFT_SCREENSHOT_DIR": shots, "SITESIFT_SCREENSHOT_MAX_HEIGHT": 3000,
+                "SITESIFT_SCREENSHOT_TIMEOUT": 4, "PLAYWRIGHT_DEFAULT_NAVIGATION_TIMEOUT": 4000,
+                "SITESIFT_SCREENSHOT_BROWSER_PAGES": 3, "SITESIFT_SCREENSHOTS": "none",
+                "FEED_EXPORT_FIELDS": fields, "DOWNLOAD_DELAY": 0, "AUTOTHROTTLE_START_DELAY": 0,
+                "RETRY_TIMES": 0, "SITESIFT_FOLLOW_SITEMAPS": False,
+                "SITESIFT_DEDUP_ENABLED": False, "CONCURRENT_REQUESTS": 1}  # fmt: skip
+    args = [sys.executable, "-m", "crawler.cli", "crawl", str(tmp / "sites.txt"),
+            "--db", f"sqlite:///{db}", "-O", str(feed)]  # fmt: skip
+    for key, value in settings.items():
+        args += ["-s", f"{key}={value}"]
+    try:
+        proc = subprocess.run(args, capture_output=True, text=True, timeout=180, cwd=ROOT)
+    finally:
+        server.shutdown()
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    items = {json.loads(line)["url"].rsplit("/", 1)[1]: json.loads(line)
+             for line in feed.read_text().splitlines()}  # fmt: skip
+    conn = sqlite3.connect(db)
+    query = "select url, html_zlib from pages where html_zlib is not null"
+    html = {url.rsplit("/", 1)[1]: zlib.decompress(blob).decode()
+            for url, blob in conn.execute(query)}  # fmt: skip
+    rows = {url.rsplit("/", 1)[1]: (outcome, reason) for url, outcome, reason in
+            conn.execute("select url, outcome, reason from pages")}  # fmt: skip
+    conn.close()
+    return {"items": items, "html": html, "rows": rows, "log": proc.stderr, "shots": shots}
+
+
+class _QuietHandler(SimpleHTTPRequestHandler):
+    def log_message(self, *args: object) -> None:
+        pass
+
+
+def test_every_page_is_photographed_and_stored_by_hash(browser_crawl: dict) -> None:
+    rows, items = browser_crawl["rows"], browser_crawl["items"]
+    ok = {name for name, (outcome, _) in rows.items() if outcome == "ok"}
+    assert ok == {"index.html", "tall.html", "js.html", "p0.html", "p1.html", "p2.html", "p3.html"}
+    for name in ok:
+        item = items[name]
+        shot = item["screenshot"]
+        assert shot, name
+        path = Path(shot["path"])
+        assert path.parent.parent == browser_crawl["shots"]
+        assert path.name == f"{shot['sha256']}.webp"
+        assert hashlib.sha256(path.read_bytes()).hexdigest() == shot["sha256"]
+        assert shot["width"] == 320
+
+
+def test_tall_page_height_is_bounded(browser_crawl: dict) -> None:
+    shot = browser_crawl["items"]["tall.html"]["screenshot"]
+    assert shot["height"] == 750  # 3000 CSS px at 1/4 scale, not 20,000
+    with Image.open(shot["path"]) as img:
+        assert img.size == (320, 750)
+
+
+def test_rendered_html_is_stored(browser_crawl: dict) -> None:
+    assert "rendered by script" in browser_crawl["html"]["js.html"]
+
+
+def test_hung_page_is_a_recorded_failure(browser_crawl: dict) -> None:
+    outcome, reason = browser_crawl["rows"]["hang.html"]
+    assert outcome == "failed" and "Timeout" in reason
+    assert "hang.html" not in browser_crawl["items"]
+
+
+def test_browser_is_recycled_and_the_crawl_goes_on(browser_crawl: dict) -> None:
+    assert "recycling the browser after 3 pages" in browser_crawl["log"]
+    assert browser_crawl["log"].count("Browser chromium launched") >= 3  # 8 pages, 3 a browser

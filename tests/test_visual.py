@@ -1,0 +1,162 @@
+"""The screenshot classifier: numpy layers, the shipped weights, and real
+Chromium screenshots of an article page and a list page on 127.0.0.1."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import json
+import threading
+from functools import partial
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+import numpy as np
+import pytest
+from PIL import Image
+
+from crawler.screenshots import CaptureParams, capture_page, shrink
+from extractors import PageType
+from extractors.visual import (
+    DEFAULT_MODEL,
+    _conv2d,
+    _maxpool2,
+    classify_screenshot,
+    classify_screenshots,
+    list_probability,
+    load_model,
+    prepare,
+)
+
+
+def _image(width: int, height: int, colour: int = 255) -> bytes:
+    out = io.BytesIO()
+    Image.new("L", (width, height), colour).save(out, "PNG")
+    return out.getvalue()
+
+
+def test_prepare_scales_to_width_and_pads_short_pages_with_paper() -> None:
+    grey = io.BytesIO()
+    img = Image.new("L", (320, 100), 255)
+    img.paste(0, (0, 0, 320, 50))  # black top half
+    img.save(grey, "PNG")
+    x = prepare(grey.getvalue(), 128, 256)
+    assert x.shape == (256, 128) and x.dtype == np.float32
+    assert x[:15].min() > 0.99  # ink
+    assert x[25:].max() < 0.01  # white paper, then padding
+    tall = prepare(_image(640, 10_000, 0), 128, 256)
+    assert tall.shape == (256, 128) and tall.min() > 0.99  # cut, not squeezed
+
+
+def test_conv_matches_a_direct_sum() -> None:
+    rng = np.random.default_rng(1)
+    x = rng.random((2, 3, 7, 6), dtype=np.float32)
+    w = rng.normal(size=(4, 3, 5, 5)).astype(np.float32)
+    b = rng.normal(size=4).astype(np.float32)
+    padded = np.pad(x, ((0, 0), (0, 0), (2, 2), (2, 2)))
+    expected = np.zeros((2, 4, 7, 6), np.float32)
+    for n in range(2):
+        for o in range(4):
+            for i in range(7):
+                for j in range(6):
+                    expected[n, o, i, j] = (padded[n, :, i : i + 5, j : j + 5] * w[o]).sum() + b[o]
+    assert np.allclose(_conv2d(x, w, b), expected, atol=1e-4)
+    pooled = _maxpool2(np.arange(16, dtype=np.float32).reshape(1, 1, 4, 4))
+    assert pooled.tolist() == [[[[5.0, 7.0], [13.0, 15.0]]]]
+
+
+def test_shipped_model_is_small_and_complete() -> None:
+    assert DEFAULT_MODEL.stat().st_size < 5 * 1024 * 1024
+    model = load_model()
+    assert model.classes == ["article", "list"]
+    width, height = model.input_size
+    probs = model.forward(np.zeros((3, height, width), np.float32))
+    assert probs.shape == (3, 2) and np.allclose(probs.sum(axis=1), 1.0)
+
+
+def test_api_shapes_and_confidence_range() -> None:
+    blank = _image(320, 400)
+    page_type, confidence = classify_screenshot(blank)
+    assert page_type in (PageType.ARTICLE, PageType.LIST) and 0.5 <= confidence <= 1.0
+    assert classify_screenshots([]) == []
+    p = list_probability([blank, blank])
+    assert len(p) == 2 and p[0] == pytest.approx(p[1])
+
+
+# -- real Chromium on pages served on 127.0.0.1 -------------------------------------
+
+
+def _demo_pages(kind: str) -> list[str]:
+    from demo.server import WEB_ROOT
+
+    paths = []
+    for site in ("en", "zh"):
+        expected = json.loads((WEB_ROOT / site / "_expected.json").read_text("utf-8"))
+        paths += [f"{site}{path}" for path, page in expected["pages"].items()
+                  if page.get("kind") == kind and page.get("expect") == "stored"]  # fmt: skip
+    return paths
+
+
+async def _screenshots(urls: list[str]) -> list[bytes]:
+    from playwright.async_api import async_playwright
+
+    params = CaptureParams()
+    shots = []
+    async with async_playwright() as pw:
+        browser = await pw.chromium.launch(executable_path="/usr/bin/chromium", headless=True)
+        try:
+            context = await browser.new_context(viewport={"width": 1280, "height": 800})
+            for url in urls:
+                page = await context.new_page()
+                await page.goto(url, wait_until="load")
+                shots.append(shrink((await capture_page(page, params)).image, params)[0])
+                await page.close()
+        finally:
+            await browser.close()
+    return shots
+
+
+@pytest.fixture(scope="module")
+def demo_article_shots() -> list[bytes]:
+    from demo.server import DemoWeb
+
+    articles = _demo_pages("article")[::4]
+    with DemoWeb() as web:
+        urls = [web.urls[p.split("/", 1)[0]] + p.split("/", 1)[1] for p in articles]
+        return asyncio.run(_screenshots(urls))
+
+
+def test_demo_article_pages_are_articles(demo_article_shots: list[bytes]) -> None:
+    labels = [page_type for page_type, _ in classify_screenshots(demo_article_shots)]
+    assert labels == [PageType.ARTICLE] * len(demo_article_shots)
+
+
+def test_a_list_and_an_article_never_seen_in_training(tmp_path: Path) -> None:
+    """Hand-written pages served on 127.0.0.1: a long article and a headline
+    list in the same chrome."""
+    chrome = "<div style='background:#036;color:#fff;padding:16px'>Site · News · Sport</div>"
+    para = "<p>" + "The council met on Tuesday to discuss the budget for next year. " * 8 + "</p>"
+    article = f"<html><body>{chrome}<h1>A long report</h1>{para * 12}</body></html>"
+    rows = "".join(
+        f"<li><a href='#'>Headline number {i} about the city</a> "
+        f"<small>2024-05-{i % 28 + 1:02d}</small></li>"
+        for i in range(45)
+    )
+    listing = f"<html><body>{chrome}<h1>Latest news</h1><ul>{rows}</ul></body></html>"
+    for name, text in (("article", article), ("list", listing)):
+        (tmp_path / f"{name}.html").write_text(text)
+    handler = partial(_QuietHandler, directory=str(tmp_path))
+    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    base = f"http://127.0.0.1:{server.server_address[1]}/"
+    try:
+        shots = asyncio.run(_screenshots([base + "article.html", base + "list.html"]))
+    finally:
+        server.shutdown()
+    (a_type, _), (l_type, _) = classify_screenshots(shots)
+    assert (a_type, l_type) == (PageType.ARTICLE, PageType.LIST)
+
+
+class _QuietHandler(SimpleHTTPRequestHandler):
+    def log_message(self, *args: object) -> None:
+        pass

@@ -1,0 +1,1 @@
+"""Repo-only training scripts (not shipped in the distribution)."""

@@ -1,0 +1,39 @@
+"""``python -m training.pagetype render|train|evaluate``."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m training.pagetype", description=__doc__)
+    sub = parser.add_subparsers(dest="command", required=True)
+    render = sub.add_parser("render", help="render every labelled page (Chromium)")
+    render.add_argument("--concurrency", type=int, default=2)
+    train = sub.add_parser("train", help="train the CNN (torch, CPU) and export the weights")
+    train.add_argument("--epochs", type=int, default=None)
+    train.add_argument("--arch", default=None, help="an architecture name from model.ARCHS")
+    train.add_argument(
+        "--no-export", action="store_true", help="do not overwrite the shipped weights"
+    )
+    sub.add_parser("evaluate", help="score the shipped weights on the real test pages")
+    args = parser.parse_args(argv)
+    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+    logging.getLogger("jieba").setLevel(logging.WARNING)
+    if args.command == "render":
+        from .render import render as run_render
+
+        run_render(args.concurrency)
+    elif args.command == "train":
+        from .train import train as run_train
+
+        run_train(epochs=args.epochs, arch=args.arch, export=not args.no_export)
+    else:
+        from .train import evaluate
+
+        evaluate()
+
+
+if __name__ == "__main__":
+    main()

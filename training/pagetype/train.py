@@ -1,0 +1,257 @@
+"""Train the screenshot CNN with torch (CPU), export numpy weights, evaluate.
+
+Reproducible: fixed seeds, the recorded split (``split.json``), one thread
+per core. The epoch is chosen on the real validation pages (never the test
+pages); the test split is scored once, at the end, on real pages only.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import time
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from extractors.visual import DEFAULT_MODEL, VisualModel, load_model, prepare
+
+from .render import OUT
+from .sources import SEED
+
+CLASSES = ["article", "list"]
+RESULTS = Path(__file__).resolve().parents[2] / "benchmarks" / "results"
+
+# Candidate designs, compared by validation accuracy (see docs/screenshots.md).
+# LeNet-5's 5x5 convolutions and pooling; deeper than LeNet so that the dense
+# layer stays small (the weights ship in the package).
+ARCHS: dict[str, dict[str, Any]] = {
+    # The top 2,560 CSS px at 1/10 scale: a text line is ~2 px.
+    "lenet-128x256": {"input_width": 128, "input_height": 256, "channels": [6, 12, 24, 24],
+                      "kernels": [5, 5, 3, 3], "hidden": 64},
+    # The same page area at 1/13 scale.
+    "lenet-96x192": {"input_width": 96, "input_height": 192, "channels": [6, 12, 24, 24],
+                     "kernels": [5, 5, 3, 3], "hidden": 64},
+    # The seed's way: the whole capture (up to 6,000 CSS px) squeezed.
+    "squash-96x192": {"input_width": 96, "input_height": 192, "channels": [6, 12, 24, 24],
+                      "kernels": [5, 5, 3, 3], "hidden": 64, "fit": "squash"},
+    # The same page area at 1/20 scale: blocks only, lines merge.
+    "lenet-64x128": {"input_width": 64, "input_height": 128, "channels": [6, 12, 24, 24],
+                     "kernels": [5, 5, 3, 3], "hidden": 64},
+}  # fmt: skip
+DEFAULT_ARCH = "lenet-128x256"
+EPOCHS = 30
+
+
+def _manifest() -> list[dict[str, Any]]:
+    path = OUT / "manifest.jsonl"
+    if not path.exists():
+        raise SystemExit(f"no rendered pages at {path}: run `python -m training.pagetype render`")
+    rows = [json.loads(line) for line in path.read_text("utf-8").splitlines() if line]
+    return sorted(rows, key=lambda r: r["key"])
+
+
+def _arrays(rows: list[dict[str, Any]], arch: dict[str, Any]) -> tuple[np.ndarray, np.ndarray]:
+    w, h = arch["input_width"], arch["input_height"]
+    fit = arch.get("fit", "top")
+    x = np.stack([prepare((OUT / r["file"]).read_bytes(), w, h, fit) for r in rows])
+    y = np.array([CLASSES.index(r["label"]) for r in rows], dtype=np.int64)
+    return x, y
+
+
+def _net(arch: dict[str, Any]) -> Any:
+    import torch
+    from torch import nn
+
+    layers: list[nn.Module] = []
+    c_in, h, w = 1, arch["input_height"], arch["input_width"]
+    for c_out, k in zip(arch["channels"], arch["kernels"], strict=True):
+        layers += [nn.Conv2d(c_in, c_out, k, padding=k // 2), nn.BatchNorm2d(c_out), nn.ReLU()]
+        layers += [nn.MaxPool2d(2)]
+        c_in, h, w = c_out, h // 2, w // 2
+    layers += [nn.Flatten(), nn.Dropout(0.3), nn.Linear(c_in * h * w, arch["hidden"]), nn.ReLU()]
+    layers += [nn.Linear(arch["hidden"], len(CLASSES))]
+    torch.manual_seed(SEED)
+    return nn.Sequential(*layers)
+
+
+def _augment(batch: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """Mirror images and shift them a little (a page's margins vary)."""
+    out = batch.copy()
+    flip = rng.random(len(out)) < 0.5
+    out[flip] = out[flip, :, ::-1]
+    for i in range(len(out)):
+        dx, dy = int(rng.integers(-6, 7)), int(rng.integers(0, 9))
+        img = np.roll(out[i], dx, axis=1)
+        if dx > 0:
+            img[:, :dx] = 0.0
+        elif dx < 0:
+            img[:, dx:] = 0.0
+        if dy:
+            img = np.concatenate([np.zeros((dy, img.shape[1]), np.float32), img[:-dy]])
+        out[i] = img
+    return out
+
+
+def _predict(net: Any, x: np.ndarray) -> np.ndarray:
+    import torch
+
+    net.eval()
+    with torch.no_grad():
+        probs = [
+            torch.softmax(net(torch.from_numpy(x[i : i + 64, None])), 1).numpy()
+            for i in range(0, len(x), 64)
+        ]
+    return np.concatenate(probs)
+
+
+def _fit(arch_name: str, epochs: int, data: dict[str, Any]) -> tuple[Any, float, int]:
+    import torch
+
+    arch = ARCHS[arch_name]
+    x_tr, y_tr, x_va, y_va = data["train_x"], data["train_y"], data["val_x"], data["val_y"]
+    net = _net(arch)
+    opt = torch.optim.AdamW(net.parameters(), lr=2e-3, weight_decay=1e-3)
+    steps = epochs * ((len(y_tr) + 31) // 32)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=2e-3, total_steps=steps)
+    weights = torch.tensor(len(y_tr) / (2.0 * np.bincount(y_tr, minlength=2)), dtype=torch.float32)
+    loss_fn = torch.nn.CrossEntropyLoss(weight=weights)
+    rng = np.random.default_rng(SEED)
+    best = (-1.0, 0, None)
+    for epoch in range(1, epochs + 1):
+        net.train()
+        order = rng.permutation(len(y_tr))
+        for start in range(0, len(order), 32):
+            idx = order[start : start + 32]
+            xb = torch.from_numpy(_augment(x_tr[idx], rng)[:, None])
+            opt.zero_grad()
+            loss = loss_fn(net(xb), torch.from_numpy(y_tr[idx]))
+            loss.backward()
+            opt.step()
+            sched.step()
+        val_acc = float((_predict(net, x_va).argmax(1) == y_va).mean())
+        if val_acc > best[0]:
+            best = (val_acc, epoch, {k: v.clone() for k, v in net.state_dict().items()})
+        print(f"  {arch_name} epoch {epoch:2d} loss {loss.item():.3f} val acc {val_acc:.3f}")
+    net.load_state_dict(best[2])
+    return net, best[0], best[1]
+
+
+def _export(net: Any, arch_name: str, path: Path, note: dict[str, Any]) -> None:
+    import torch
+
+    arch = ARCHS[arch_name]
+    arrays: dict[str, np.ndarray] = {}
+    modules = list(net)
+    convs = [(m, modules[i + 1]) for i, m in enumerate(modules) if m.__class__.__name__ == "Conv2d"]
+    dense = [m for m in net if m.__class__.__name__ == "Linear"]
+    for i, (layer, norm) in enumerate(convs):
+        # Batch norm folded into the convolution: numpy runs one layer.
+        scale = (norm.weight / torch.sqrt(norm.running_var + norm.eps)).detach().numpy()
+        shift = (norm.bias - norm.running_mean * norm.weight /
+                 torch.sqrt(norm.running_var + norm.eps)).detach().numpy()  # fmt: skip
+        weight = layer.weight.detach().numpy() * scale[:, None, None, None]
+        arrays[f"conv{i}.weight"] = weight.astype(np.float32)
+        arrays[f"conv{i}.bias"] = (layer.bias.detach().numpy() * scale + shift).astype(np.float32)
+    for i, layer in enumerate(dense):
+        arrays[f"fc{i}.weight"] = layer.weight.detach().numpy().astype(np.float32)
+        arrays[f"fc{i}.bias"] = layer.bias.detach().numpy().astype(np.float32)
+    config = {"arch": arch_name, "fit": arch.get("fit", "top"), "input_width": arch["input_width"],
+              "input_height": arch["input_height"], "conv_layers": len(convs),
+              "dense_layers": len(dense), "classes": CLASSES} | note  # fmt: skip
+    path.parent.mkdir(parents=True, exist_ok=True)
+    np.savez_compressed(path, config=np.array(json.dumps(config)), **arrays)
+
+
+def _load_data(arch_name: str) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    rows = _manifest()
+    data: dict[str, Any] = {}
+    for part in ("train", "val"):
+        chosen = [r for r in rows if r["split"] == part]
+        data[f"{part}_x"], data[f"{part}_y"] = _arrays(chosen, ARCHS[arch_name])
+    return data, rows
+
+
+def train(epochs: int | None = None, arch: str | None = None, export: bool = True) -> None:
+    """Fit each candidate (or ``arch``), keep the best on validation, export it."""
+    import torch
+
+    torch.set_num_threads(2)
+    random.seed(SEED)
+    np.random.seed(SEED)
+    names = [arch] if arch else sorted(ARCHS, key=lambda n: ARCHS[n]["input_width"])
+    epochs = epochs or EPOCHS
+    scores = []
+    best: tuple[float, str, Any, int] | None = None
+    for name in names:
+        started = time.monotonic()
+        data, rows = _load_data(name)
+        counts = Counter((r["split"], r["label"]) for r in rows)
+        print(f"{name}: {dict(sorted(counts.items()))}")
+        net, val_acc, epoch = _fit(name, epochs, data)
+        took = time.monotonic() - started
+        scores.append((name, val_acc, epoch, took))
+        print(f"{name}: best val acc {val_acc:.3f} at epoch {epoch} ({took:.0f} s)")
+        if best is None or val_acc > best[0]:
+            best = (val_acc, name, net, epoch)
+    assert best is not None
+    for name, acc, epoch, took in scores:
+        print(f"  {name:16s} val acc {acc:.3f} (epoch {epoch}, {took:.0f} s)")
+    if export:
+        note = {"val_accuracy": round(best[0], 4), "epoch": best[3], "seed": SEED,
+                "candidates": {n: round(a, 4) for n, a, _, _ in scores}}  # fmt: skip
+        _export(best[2], best[1], DEFAULT_MODEL, note)
+        print(f"exported {best[1]} to {DEFAULT_MODEL} ({DEFAULT_MODEL.stat().st_size} bytes)")
+        evaluate()
+
+
+def _confusion(labels: list[str], preds: list[str]) -> dict[str, dict[str, int]]:
+    return {t: {p: sum(1 for a, b in zip(labels, preds, strict=True) if a == t and b == p)
+                for p in CLASSES} for t in CLASSES}  # fmt: skip
+
+
+def _table(title: str, labels: list[str], preds: list[str]) -> list[str]:
+    m = _confusion(labels, preds)
+    acc = sum(a == b for a, b in zip(labels, preds, strict=True)) / max(1, len(labels))
+    lines = [f"### {title}: {len(labels)} pages, accuracy {acc:.4f}", "",
+             "| true \\ predicted | article | list | recall |", "|---|---|---|---|"]  # fmt: skip
+    for t in CLASSES:
+        total = sum(m[t].values())
+        recall = m[t][t] / total if total else float("nan")
+        lines.append(f"| {t} | {m[t]['article']} | {m[t]['list']} | {recall:.4f} |")
+    return lines + [""]
+
+
+def evaluate(model_path: Path = DEFAULT_MODEL) -> None:
+    """Confusion matrices of the shipped model on the real test pages."""
+    model: VisualModel = load_model(model_path)
+    rows = [r for r in _manifest() if r["split"] == "test"]
+    started = time.monotonic()
+    probs = model.probabilities([(OUT / r["file"]).read_bytes() for r in rows])
+    took = time.monotonic() - started
+    p_list = probs[:, model.classes.index("list")]
+    preds = ["list" if p >= 0.5 else "article" for p in p_list]
+    with (OUT / "test-probabilities.jsonl").open("w", encoding="utf-8") as fh:
+        for r, p in zip(rows, p_list, strict=True):
+            fh.write(
+                json.dumps({"key": r["key"], "label": r["label"], "p_list": round(float(p), 5)})
+                + "\n"
+            )
+    labels = [r["label"] for r in rows]
+    cfg = model.config
+    lines = ["# Screenshot page-type classifier: real test pages", "",
+             f"Model `{cfg['arch']}` (input {cfg['input_width']}x{cfg['input_height']} grey), "
+             f"val accuracy {cfg.get('val_accuracy')}, epoch {cfg.get('epoch')}; "
+             f"numpy inference {1000 * took / max(1, len(rows)):.1f} ms/page "
+             "(decode + forward).", "", "Command: `python -m training.pagetype evaluate`.",
+             ""]  # fmt: skip
+    lines += _table("all real test pages", labels, preds)
+    for origin in ("pagetype", "wcxb-dev"):
+        idx = [i for i, r in enumerate(rows) if r["key"].startswith(origin + "/")]
+        lines += _table(origin, [labels[i] for i in idx], [preds[i] for i in idx])
+    text = "\n".join(lines)
+    print(text)
+    RESULTS.mkdir(parents=True, exist_ok=True)
+    (RESULTS / "pagetype-screenshot.md").write_text(text, encoding="utf-8")
