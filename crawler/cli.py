@@ -1,7 +1,12 @@
 """The ``sitesift`` command.
 
     sitesift crawl sites.txt [--db URL] [-O out.jsonl] [-s NAME=VALUE] ...
-    sitesift extract page.html [--method NAME] [--url URL] [--json]
+    sitesift extract FILE_OR_URL [--method NAME] [--url URL] [--json]
+    sitesift export --format jsonl|csv|markdown --output PATH [filters] [--db URL]
+    sitesift status [--db URL]
+    sitesift schedule add NAME --sites FILE (--cron EXPR | --every 6h) [--db URL]
+    sitesift schedule list | remove NAME | run-now NAME
+    sitesift scheduler [--db URL]
 
 Bad input (a missing site list, an unreachable database, an unwritable
 output) ends with a one-line message and exit status 2, never a traceback.
@@ -13,13 +18,12 @@ import argparse
 import json
 import os
 import sys
+from datetime import UTC, datetime
 from pathlib import Path
 
+from crawler.cli_data import CLIError
+
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
-
-
-class CLIError(Exception):
-    """A problem the user can fix; printed as one line."""
 
 
 def _project_settings(overrides: list[str], log_level: str | None):  # noqa: ANN202
@@ -72,6 +76,8 @@ def cmd_crawl(args: argparse.Namespace) -> int:
         settings.set("SITESIFT_MAX_DEPTH", args.depth, priority="cmdline")
     if args.jobdir:
         settings.set("JOBDIR", args.jobdir, priority="cmdline")
+    if args.resume:
+        settings.set("SITESIFT_RESUME", True, priority="cmdline")
     if args.logfile:
         settings.set("LOG_FILE", args.logfile, priority="cmdline")
     try:
@@ -100,17 +106,37 @@ def cmd_crawl(args: argparse.Namespace) -> int:
     return EXIT_OK if reason == "finished" else EXIT_FAILED
 
 
+def _fetch(url: str) -> bytes:
+    """One page over HTTP(S) for `sitesift extract URL` (bounded in time and size)."""
+    import urllib.error
+    import urllib.request
+
+    from crawler.settings import DOWNLOAD_MAXSIZE, USER_AGENT
+
+    request = urllib.request.Request(url, headers={"User-Agent": USER_AGENT})
+    try:
+        with urllib.request.urlopen(request, timeout=30) as response:
+            return response.read(DOWNLOAD_MAXSIZE)
+    except (urllib.error.URLError, OSError, ValueError) as exc:
+        raise CLIError(f"cannot fetch {url}: {getattr(exc, 'reason', exc)}") from None
+
+
 def cmd_extract(args: argparse.Namespace) -> int:
     from extractors import METHODS, extract
 
     if args.method not in METHODS:
         raise CLIError(f"unknown method {args.method!r}; choose from {', '.join(METHODS)}")
-    try:
-        data = sys.stdin.buffer.read() if args.file == "-" else Path(args.file).read_bytes()
-    except OSError as exc:
-        raise CLIError(f"cannot read {args.file}: {exc.strerror}") from None
+    url = args.url
+    if args.file.startswith(("http://", "https://")):
+        data, url = _fetch(args.file), url or args.file
+    else:
+        try:
+            data = sys.stdin.buffer.read() if args.file == "-" else Path(args.file).read_bytes()
+        except OSError as exc:
+            raise CLIError(f"cannot read {args.file}: {exc.strerror}") from None
     reference = [Path(p).read_bytes() for p in args.reference] or None
-    result = extract(data, url=args.url, method=args.method, reference=reference)
+    extra = {"fetched_at": datetime.now(UTC)} if args.method == "auto" else {}
+    result = extract(data, url=url, method=args.method, reference=reference, **extra)
     if args.json:
         print(json.dumps(result.to_dict(), ensure_ascii=False, indent=2))
     else:
@@ -163,17 +189,23 @@ def build_parser() -> argparse.ArgumentParser:
     crawl.add_argument("-L", "--loglevel", help="log level (default INFO)")
     crawl.add_argument("--logfile", help="write the log to this file")
     crawl.add_argument("--jobdir", help="keep crawl state here to pause and resume (Scrapy JOBDIR)")
+    crawl.add_argument(
+        "--resume",
+        action="store_true",
+        help="continue an interrupted crawl of the same site list: pages it stored "
+        "are not fetched again",
+    )
     crawl.add_argument("--max-pages", type=int, help="pages per site (default 1000)")
     crawl.add_argument("--depth", type=int, help="link hops from the start URL (default 10)")
     crawl.set_defaults(func=cmd_crawl)
 
     ext = sub.add_parser(
         "extract",
-        help="extract the main text of one saved page",
-        description="Extract the main content of an HTML file (or - for stdin).",
+        help="extract the main text of one page (file or URL)",
+        description="Extract the main content of an HTML file, a URL, or - for stdin.",
     )
-    ext.add_argument("file", help="HTML file, or - for standard input")
-    ext.add_argument("--method", default="cetd", help="extraction method (default: cetd)")
+    ext.add_argument("file", metavar="FILE_OR_URL", help="HTML file, http(s) URL, or - for stdin")
+    ext.add_argument("--method", default="auto", help="extraction method (default: auto)")
     ext.add_argument("--url", help="the page's URL (resolves links, helps metadata)")
     ext.add_argument(
         "--reference",
@@ -184,6 +216,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     ext.add_argument("--json", action="store_true", help="print the whole result as JSON")
     ext.set_defaults(func=cmd_extract)
+    from crawler.cli_data import add_data_commands
+
+    add_data_commands(sub)
     return parser
 
 

@@ -68,7 +68,11 @@ class Progress:
         total = self._totals()
         elapsed = max(1e-9, time.monotonic() - self.started)
         stats = self.crawler.stats
-        pending = len(self.crawler.engine.slot.scheduler) if self.crawler.engine.slot else 0
+        scheduler = getattr(self.crawler.engine, "scheduler", None)  # Scrapy >= 2.19
+        try:
+            pending = len(scheduler) if scheduler is not None else 0
+        except TypeError:  # a scheduler without __len__ (e.g. a distributed one)
+            pending = 0
         done = sum(total.values())
         logger.info(
             "progress: %d fetched (%.1f/s), %d stored, %d failed, %d queued | %s",

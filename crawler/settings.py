@@ -88,6 +88,9 @@ FEED_EXPORT_FIELDS = [
 # drops unchanged and duplicate content; store (800) writes everything.
 ITEM_PIPELINES = {
     "pipelines.blocked.BlockedPagePipeline": 100,
+    "pipelines.classify.ClassifyPipeline": 300,
+    "pipelines.extract.ExtractPipeline": 400,
+    "pipelines.dedup.DedupPipeline": 600,
     "pipelines.store.StorePipeline": 800,
 }
 
@@ -103,10 +106,90 @@ SITESIFT_STORE_FLUSH_SECONDS = 2.0  # ...or sooner when this much time passed
 SITESIFT_PROGRESS_INTERVAL = 10.0  # seconds between progress lines; 0 = off
 
 # -- extraction (pipelines/classify.py, pipelines/extract.py) -------------------------
+SITESIFT_CLASSIFY_ENABLED = True
+SITESIFT_CLASSIFY_GROUP_REUSE = True  # a URL group's page type holds for its pages...
+SITESIFT_CLASSIFY_GROUP_OVERRIDE = 0.9  # ...unless the DOM is at least this confident
+SITESIFT_CLASSIFY_MAX_GROUPS = 1000  # URL groups whose decision is remembered
+SITESIFT_EXTRACT_ENABLED = True
+SITESIFT_EXTRACT_METHOD = "auto"  # or any name of extractors.METHODS
+SITESIFT_EXTRACT_REFERENCES = 2  # pages kept per URL group for layout similarity
+SITESIFT_EXTRACT_MAX_GROUPS = 200  # URL groups kept in that cache (LRU)
 
 # -- storage, dedup, export, schedule (pipelines/store.py, pipelines/dedup.py) ---------
+# A batch the database refuses is retried this often, waiting BACKOFF, 2x,
+# 4x... seconds, then spooled as JSONL under SPOOL_DIR and replayed later.
+SITESIFT_STORE_RETRIES = 4
+SITESIFT_STORE_BACKOFF = 0.5
+SITESIFT_SPOOL_DIR = "sitesift-spool"
+SITESIFT_STORE_CLOSE_WAIT = 30.0  # seconds a finished crawl waits for the database
+# Near-duplicate: estimated Jaccard of 3-shingles (words / CJK characters).
+SITESIFT_DEDUP_ENABLED = True
+SITESIFT_DEDUP_NEAR_THRESHOLD = 0.5
+SITESIFT_DEDUP_SHINGLE = 3
+# Recrawl: send ETag / Last-Modified of the stored copy; a page whose group's
+# revisit interval has not passed since its last fetch is not refetched (its
+# stored links are followed). Intervals adapt per URL group, in seconds.
+SITESIFT_CONDITIONAL_REQUESTS = True
+SITESIFT_REVISIT = True
+SITESIFT_REVISIT_START = 21600.0
+SITESIFT_REVISIT_MIN = 3600.0
+SITESIFT_REVISIT_MAX = 604800.0
+# Resume: pages stored by unfinished runs of the same site list count as done.
+SITESIFT_RESUME = False
+SITESIFT_JOB = ""  # the scheduled job that launched this crawl (set by the scheduler)
+SITESIFT_SCHEDULER_TICK = 5.0  # seconds between the scheduler's looks at due jobs
+SITESIFT_SCHEDULER_LEASE = 60.0  # a running job's lease, renewed every tick
 
 # -- screenshots (crawler/middlewares/screenshot.py) ------------------------------
+# Which pages go through the browser: none | group (the first PER_GROUP pages
+# of each URL pattern; pages of one group share a template) | all. A site's
+# `screenshots=` option in the site list overrides it.
+SITESIFT_SCREENSHOTS = "group"
+SITESIFT_SCREENSHOT_PER_GROUP = 3
+SITESIFT_SCREENSHOT_DIR = "sitesift-screenshots"  # <dir>/<sha256[:2]>/<sha256>.webp
+SITESIFT_SCREENSHOT_VIEWPORT_WIDTH = 1280  # the classifier was trained at 1280
+SITESIFT_SCREENSHOT_VIEWPORT_HEIGHT = 800
+SITESIFT_SCREENSHOT_MAX_HEIGHT = 6000  # CSS px photographed at most
+SITESIFT_SCREENSHOT_WIDTH = 320  # stored width in px (1/4 of the viewport)
+SITESIFT_SCREENSHOT_FORMAT = "webp"  # or png
+SITESIFT_SCREENSHOT_QUALITY = 70
+SITESIFT_SCREENSHOT_TIMEOUT = 20.0  # seconds for one capture; then the URL fails
+SITESIFT_SCREENSHOT_BROWSER_PAGES = 200  # the browser is recycled after this many
+# Stylesheets, scripts, images and fonts fetched once and shared by the browser's
+# pages (LRU, in MiB): a template's assets are not refetched for every screenshot.
+SITESIFT_SCREENSHOT_CACHE_MB = 64
+# Browser fetches go through scrapy-playwright; other requests through Scrapy's
+# own HTTP handler (the handler passes them on). Playwright cannot download a
+# browser here: Debian's Chromium, headless, no sandbox-breaking flags needed.
+DOWNLOAD_HANDLERS = {
+    "http": "scrapy_playwright.handler.ScrapyPlaywrightDownloadHandler",
+    "https": "scrapy_playwright.handler.ScrapyPlaywrightDownloadHandler",
+}
+PLAYWRIGHT_BROWSER_TYPE = "chromium"
+PLAYWRIGHT_LAUNCH_OPTIONS = {
+    "executable_path": "/usr/bin/chromium",
+    "headless": True,
+    "args": [
+        "--disable-gpu",
+        "--disable-dev-shm-usage",
+        "--disable-extensions",
+        "--hide-scrollbars",
+        "--mute-audio",
+        "--no-pings",
+        "--disable-domain-reliability",
+        "--disable-features=Translate,MediaRouter,OptimizationHints",
+    ],
+}
+PLAYWRIGHT_MAX_PAGES_PER_CONTEXT = 4  # open pages at once: ~600 MiB of Chromium at 4
+PLAYWRIGHT_DEFAULT_NAVIGATION_TIMEOUT = 30_000  # ms; a hung page fails, the crawl goes on
+PLAYWRIGHT_ABORT_REQUEST = "crawler.middlewares.screenshot.abort_request"
+DOWNLOADER_MIDDLEWARES = globals().get("DOWNLOADER_MIDDLEWARES", {}) | {
+    # Close to the downloader: it sees the browser's response first.
+    "crawler.middlewares.screenshot.ScreenshotMiddleware": 950,
+}
+SPIDER_MIDDLEWARES = globals().get("SPIDER_MIDDLEWARES", {}) | {
+    "crawler.middlewares.screenshot.ScreenshotItems": 950,
+}
 
 
 def _apply_env_overrides(namespace: dict[str, object]) -> None:

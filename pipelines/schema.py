@@ -1,34 +1,46 @@
 """The database schema, one definition for SQLite and PostgreSQL.
 
-The schema carries a version number in ``schema_info``; :func:`connect`
-creates missing tables and refuses a database written by a newer sitesift.
+The schema carries a version number in ``schema_info``. :func:`connect`
+creates missing tables, upgrades an older database step by step through
+:data:`MIGRATIONS` (small, additive, each in its own transaction), and
+refuses a database written by a newer sitesift.
 """
 
 from __future__ import annotations
 
 import zlib
+from collections.abc import Callable
 from datetime import UTC, datetime
 
 from sqlalchemy import (
     JSON,
+    BigInteger,
+    Boolean,
     Column,
+    Connection,
     DateTime,
     Engine,
+    Float,
+    Index,
     Integer,
     LargeBinary,
     MetaData,
     String,
     Table,
     Text,
+    UniqueConstraint,
     create_engine,
     event,
     insert,
+    inspect,
     select,
+    text,
+    update,
 )
 from sqlalchemy.dialects import postgresql, sqlite
-from sqlalchemy.exc import ArgumentError, NoSuchModuleError, OperationalError
+from sqlalchemy.exc import ArgumentError, DBAPIError, NoSuchModuleError, OperationalError
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 
 metadata = MetaData()
 
@@ -50,6 +62,10 @@ crawl_runs = Table(
     Column("finish_reason", String(64)),
     Column("counts", JSON),
     Column("settings", JSON),
+    # v2: the scheduled job that launched the run, and what it resumed.
+    Column("job", String(255)),
+    Column("pid", Integer),
+    Column("resumed_runs", JSON),
 )
 
 sites = Table(
@@ -88,7 +104,128 @@ pages = Table(
     Column("title", Text),
     Column("html_zlib", LargeBinary),
     Column("html_size", Integer),
+    # v2: when the content last changed, and the page's screenshot.
+    Column("changed_at", DateTime(timezone=True)),
+    Column("screenshot", String(64)),
 )
+
+# The current cleaned version of each article, one row per canonical URL.
+# An exact duplicate keeps no text of its own: ``duplicate_of`` names the
+# original. A near-duplicate keeps its text and links its original too.
+articles = Table(
+    "articles",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("url", Text, nullable=False, unique=True),
+    Column("site", String(255), nullable=False, index=True),
+    Column("url_group", Text, index=True),
+    Column("page_type", String(16), index=True),
+    Column("length_class", String(16)),
+    Column("title", Text),
+    Column("text", Text),
+    Column("text_hash", String(64), nullable=False, index=True),
+    Column("minhash", LargeBinary),  # extractors.minhash.pack(signature)
+    Column("published", String(64)),
+    Column("published_at", DateTime(timezone=True), index=True),
+    Column("author", Text),
+    Column("language", String(16), index=True),
+    Column("method", String(32)),
+    Column("confidence", Float),
+    Column("image", Text),
+    Column("duplicate_of", Text, index=True),
+    Column("similarity", Float),
+    Column("version", Integer, nullable=False, default=1),
+    Column("first_seen", DateTime(timezone=True), nullable=False),
+    Column("changed_at", DateTime(timezone=True), nullable=False),
+    Column("fetched_at", DateTime(timezone=True), nullable=False, index=True),
+    Column("run_id", Integer),
+)
+
+# MinHash LSH band keys of current, original articles: a near-duplicate
+# shares at least one key with its original (extractors/minhash.py).
+article_bands = Table(
+    "article_bands",
+    metadata,
+    Column("key", BigInteger, nullable=False, index=True),
+    Column("url", Text, nullable=False, index=True),
+)
+
+# Earlier versions of an article, written when its cleaned text changes.
+article_versions = Table(
+    "article_versions",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("url", Text, nullable=False),
+    Column("version", Integer, nullable=False),
+    Column("title", Text),
+    Column("text", Text),
+    Column("text_hash", String(64), nullable=False),
+    Column("published", String(64)),
+    Column("author", Text),
+    Column("method", String(32)),
+    Column("first_seen", DateTime(timezone=True), nullable=False),
+    Column("replaced_at", DateTime(timezone=True), nullable=False),
+    UniqueConstraint("url", "version", name="uq_article_versions_url_version"),
+)
+
+# The records of a list page, replaced as a whole when the page is refetched.
+list_records = Table(
+    "list_records",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("page_url", Text, nullable=False, index=True),
+    Column("site", String(255), nullable=False),
+    Column("position", Integer, nullable=False),
+    Column("record", JSON, nullable=False),
+    Column("fetched_at", DateTime(timezone=True), nullable=False),
+)
+
+# Screenshots by content hash; ``pages.screenshot`` points here.
+screenshots = Table(
+    "screenshots",
+    metadata,
+    Column("sha256", String(64), primary_key=True),
+    Column("path", Text, nullable=False),
+    Column("width", Integer),
+    Column("height", Integer),
+    Column("page_url", Text, index=True),
+    Column("taken_at", DateTime(timezone=True), nullable=False),
+)
+
+# How often a URL group changes: its revisit interval adapts to that.
+url_groups = Table(
+    "url_groups",
+    metadata,
+    Column("url_group", Text, primary_key=True),
+    Column("site", String(255), nullable=False),
+    Column("revisit_seconds", Float, nullable=False),
+    Column("visits", Integer, nullable=False, default=0),
+    Column("changes", Integer, nullable=False, default=0),
+    Column("updated_at", DateTime(timezone=True), nullable=False),
+)
+
+# Recurring crawls; ``lease_until`` / ``running_pid`` keep one run per job.
+scheduled_jobs = Table(
+    "scheduled_jobs",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("name", String(255), nullable=False, unique=True),
+    Column("sites_file", Text, nullable=False),
+    Column("cron", String(128)),
+    Column("every_seconds", Float),
+    Column("crawl_args", JSON),
+    Column("enabled", Boolean, nullable=False, default=True),
+    Column("next_run_at", DateTime(timezone=True), index=True),
+    Column("last_run_at", DateTime(timezone=True)),
+    Column("last_run_id", Integer),
+    Column("last_exit", Integer),
+    Column("running_pid", Integer),
+    Column("running_host", String(255)),
+    Column("lease_until", DateTime(timezone=True)),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+)
+
+Index("ix_article_versions_url", article_versions.c.url)
 
 
 class DatabaseError(RuntimeError):
@@ -97,6 +234,13 @@ class DatabaseError(RuntimeError):
 
 def utcnow() -> datetime:
     return datetime.now(UTC)
+
+
+def as_utc(value: datetime | None) -> datetime | None:
+    """SQLite hands back naive datetimes: read them as the UTC they were."""
+    if value is not None and value.tzinfo is None:
+        return value.replace(tzinfo=UTC)
+    return value
 
 
 def compress_html(html: str | None) -> bytes | None:
@@ -117,8 +261,63 @@ def _sqlite_pragmas(dbapi_connection, _record) -> None:  # noqa: ANN001
     cursor.close()
 
 
-def connect(url: str) -> Engine:
-    """Open (and if needed create) the database at a SQLAlchemy URL.
+# -- migrations ---------------------------------------------------------------
+
+
+def _add_columns(conn: Connection, table: Table, names: tuple[str, ...]) -> None:
+    """ALTER TABLE ... ADD COLUMN for the columns a table lacks (idempotent)."""
+    have = {c["name"] for c in inspect(conn).get_columns(table.name)}
+    preparer = conn.dialect.identifier_preparer
+    for name in names:
+        if name in have:
+            continue
+        column = table.c[name]
+        ddl = column.type.compile(dialect=conn.dialect)
+        conn.execute(
+            text(
+                f"ALTER TABLE {preparer.format_table(table)} "
+                f"ADD COLUMN {preparer.format_column(column)} {ddl}"
+            )
+        )
+
+
+def _v1_to_v2(conn: Connection) -> None:
+    """v2: articles, versions, list records, screenshots, URL groups and
+    scheduled jobs (created by ``create_all``) and new columns on old tables."""
+    _add_columns(conn, pages, ("changed_at", "screenshot"))
+    _add_columns(conn, crawl_runs, ("job", "pid", "resumed_runs"))
+
+
+# MIGRATIONS[n] upgrades a database from version n to n + 1.
+MIGRATIONS: dict[int, Callable[[Connection], None]] = {1: _v1_to_v2}
+
+
+def migrate(engine: Engine) -> int:
+    """Bring the schema to :data:`SCHEMA_VERSION`; returns the version found."""
+    metadata.create_all(engine)
+    with engine.begin() as conn:
+        query = select(schema_info.c.version).where(schema_info.c.id == 1)
+        if engine.dialect.name == "postgresql":
+            query = query.with_for_update()  # one migrator at a time
+        found = conn.execute(query).scalar()
+        if found is None:
+            conn.execute(insert(schema_info).values(id=1, version=SCHEMA_VERSION))
+            return SCHEMA_VERSION
+        if found > SCHEMA_VERSION:
+            raise DatabaseError(
+                f"database {engine.url.render_as_string(hide_password=True)} has schema "
+                f"version {found}, newer than this sitesift ({SCHEMA_VERSION}): upgrade"
+            )
+        for version in range(found, SCHEMA_VERSION):
+            MIGRATIONS[version](conn)
+        conn.execute(
+            update(schema_info).where(schema_info.c.id == 1).values(version=SCHEMA_VERSION)
+        )
+    return found
+
+
+def connect(url: str, *, create: bool = True) -> Engine:
+    """Open (and if needed create or upgrade) the database at a SQLAlchemy URL.
 
     Raises :class:`DatabaseError` with a readable message when the URL is
     malformed, its driver is missing, or the server cannot be reached.
@@ -130,26 +329,28 @@ def connect(url: str) -> Engine:
     if engine.dialect.name == "sqlite":
         event.listen(engine, "connect", _sqlite_pragmas)
     try:
-        metadata.create_all(engine)
-        with engine.begin() as conn:
-            version = conn.execute(select(schema_info.c.version)).scalar()
-            if version is None:
-                conn.execute(insert(schema_info).values(id=1, version=SCHEMA_VERSION))
-            elif version > SCHEMA_VERSION:
-                raise DatabaseError(
-                    f"database {engine.url.render_as_string(hide_password=True)} has schema "
-                    f"version {version}, newer than this sitesift ({SCHEMA_VERSION}): upgrade"
-                )
-    except OperationalError as exc:
+        if create:
+            migrate(engine)
+        else:
+            with engine.connect():
+                pass
+    except (OperationalError, DBAPIError) as exc:
         engine.dispose()
-        reason = str(exc.orig).strip().splitlines()[0] if exc.orig else str(exc)
         raise DatabaseError(
-            f"cannot open database {engine.url.render_as_string(hide_password=True)}: {reason}"
+            f"cannot open database {engine.url.render_as_string(hide_password=True)}: "
+            f"{error_line(exc)}"
         ) from None
     return engine
 
 
-def dialect_insert(engine: Engine, table: Table) -> sqlite.Insert | postgresql.Insert:
+def error_line(exc: BaseException) -> str:
+    """The first line of a database error, for one-line messages."""
+    orig = getattr(exc, "orig", None)
+    message = str(orig if orig is not None else exc).strip()
+    return message.splitlines()[0] if message else type(exc).__name__
+
+
+def dialect_insert(engine: Engine | Connection, table: Table) -> sqlite.Insert | postgresql.Insert:
     """An INSERT that supports ``on_conflict_do_update`` on the engine's
     dialect (SQLite and PostgreSQL share the syntax)."""
     dialect = postgresql if engine.dialect.name == "postgresql" else sqlite

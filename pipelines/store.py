@@ -1,117 +1,125 @@
-"""Store every fetch outcome in the database, in batched transactions.
+"""Store every fetch outcome, article, list record and screenshot.
 
-Runs last. A failed fetch never overwrites the content of an earlier good
-fetch of the same URL: the row keeps the last good HTML beside the latest
-outcome. Items that are not good pages are dropped here, after storing, so
-that feeds (``-O``) carry pages only.
+Runs last. Items are buffered and written in batches, each batch in one
+transaction, so a killed process never leaves half an article behind. A
+failed fetch never overwrites the content of an earlier good fetch of the
+same URL. An article gets a new version only when its cleaned text changes
+(earlier versions go to ``article_versions``). When the database goes away,
+a batch is retried with backoff and then spooled to a local JSONL file
+(``SITESIFT_SPOOL_DIR``), replayed as soon as the database answers again.
+Items that are not good pages are dropped here, after storing, so that feeds
+(``-O``) carry pages only.
 """
 
 from __future__ import annotations
 
 import logging
+import os
 import time
-from datetime import datetime
+from dataclasses import asdict, dataclass, fields
+from typing import Any
 
-from scrapy import Spider
+from scrapy import Spider, signals
 from scrapy.crawler import Crawler
 from scrapy.exceptions import DropItem
-from sqlalchemy import Engine, case, insert, update
+from sqlalchemy import Engine, insert, update
+from sqlalchemy.exc import DBAPIError
 from twisted.internet.task import LoopingCall
 
 from crawler.items import Outcome, PageItem
 
-from .schema import (
-    compress_html,
-    connect,
-    crawl_runs,
-    dialect_insert,
-    pages,
-    sites,
-    utcnow,
-)
+from .history import interrupted_runs
+from .schema import connect, crawl_runs, dialect_insert, error_line, sites, utcnow
+from .spool import Spool
+from .writer import RevisitParams, write_batch
 
 logger = logging.getLogger(__name__)
 
-# Columns that describe the content: kept from the last good fetch when a
-# later fetch of the same URL fails.
-_CONTENT_COLUMNS = (
-    "final_url",
-    "content_type",
-    "etag",
-    "last_modified",
-    "encoding",
-    "content_hash",
-    "title",
-    "html_zlib",
-    "html_size",
-)
+
+@dataclass(frozen=True)
+class StoreConfig:
+    db_url: str
+    batch: int = 50
+    flush_seconds: float = 2.0
+    # Retries of a failed batch before it is spooled: 0.5+1+2+4 = 7.5 s
+    # covers a PostgreSQL restart (1-3 s here) without stalling a crawl long.
+    retries: int = 4
+    backoff: float = 0.5
+    spool_dir: str = "sitesift-spool"
+    # How long a finished crawl waits for an absent database before leaving
+    # its items in the spool for the next run.
+    close_wait: float = 30.0
+    revisit: RevisitParams = RevisitParams()
+
+    @classmethod
+    def from_settings(cls, s: Any) -> StoreConfig:  # noqa: ANN401 - scrapy Settings
+        config = cls(
+            db_url=s.get("SITESIFT_DB"),
+            batch=max(1, s.getint("SITESIFT_STORE_BATCH", 50)),
+            flush_seconds=s.getfloat("SITESIFT_STORE_FLUSH_SECONDS", 2.0),
+            retries=s.getint("SITESIFT_STORE_RETRIES", 4),
+            backoff=s.getfloat("SITESIFT_STORE_BACKOFF", 0.5),
+            spool_dir=s.get("SITESIFT_SPOOL_DIR") or "sitesift-spool",
+            close_wait=s.getfloat("SITESIFT_STORE_CLOSE_WAIT", 30.0),
+            revisit=RevisitParams.from_settings(s),
+        )
+        if config.retries < 0 or config.backoff < 0:
+            raise ValueError("SITESIFT_STORE_RETRIES and SITESIFT_STORE_BACKOFF must be >= 0")
+        return config
 
 
-def page_row(item: PageItem, run_id: int | None) -> dict:
-    """The ``pages`` row of an item."""
-    fetched = datetime.fromisoformat(item.fetched_at) if item.fetched_at else utcnow()
-    html = item.html if item.outcome is Outcome.OK else None
-    return {
-        "url": item.url,
-        "final_url": item.final_url,
-        "site": item.site,
-        "run_id": run_id,
-        "outcome": str(item.outcome),
-        "reason": item.reason,
-        "status": item.status,
-        "fetched_at": fetched,
-        "fetch_count": 1,
-        "content_type": item.content_type,
-        "etag": item.etag,
-        "last_modified": item.last_modified,
-        "encoding": item.encoding,
-        "content_hash": item.content_hash,
-        "url_group": item.url_group,
-        "depth": item.depth,
-        "referer": item.referer,
-        "title": item.title,
-        "html_zlib": compress_html(html),
-        "html_size": len(html) if html is not None else None,
-    }
+def item_record(item: PageItem) -> dict[str, Any]:
+    """An item as plain JSON-able data (the parsed tree left out)."""
+    record = {f.name: getattr(item, f.name) for f in fields(item) if f.name != "document"}
+    record["outcome"] = str(item.outcome)
+    return record
 
 
 class StorePipeline:
-    def __init__(self, crawler: Crawler, db_url: str, batch: int, flush_seconds: float) -> None:
+    def __init__(self, crawler: Crawler, config: StoreConfig) -> None:
         self.crawler = crawler
-        self.db_url = db_url
-        self.batch = max(1, batch)
-        self.flush_seconds = flush_seconds
+        self.config = config
         self.engine: Engine | None = None
         self.run_id: int | None = None
-        self.buffer: list[dict] = []
+        self.buffer: list[dict[str, Any]] = []
         self.last_flush = time.monotonic()
+        self.spool = Spool(config.spool_dir)
+        self.db_down = False
         self._timer: LoopingCall | None = None
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> StorePipeline:
-        s = crawler.settings
-        return cls(
-            crawler,
-            s.get("SITESIFT_DB"),
-            s.getint("SITESIFT_STORE_BATCH"),
-            s.getfloat("SITESIFT_STORE_FLUSH_SECONDS"),
-        )
+        pipe = cls(crawler, StoreConfig.from_settings(crawler.settings))
+        crawler.signals.connect(pipe.spider_closed, signal=signals.spider_closed)
+        return pipe
+
+    # kept for callers that set these directly (tests)
+    @property
+    def flush_seconds(self) -> float:
+        return self.config.flush_seconds
+
+    @flush_seconds.setter
+    def flush_seconds(self, value: float) -> None:
+        self.config = _replace(self.config, flush_seconds=value)
 
     # -- lifecycle -------------------------------------------------------------
 
     def open_spider(self, spider: Spider | None = None) -> None:
         spider = spider or self.crawler.spider
-        self.engine = connect(self.db_url)
+        self.engine = connect(self.config.db_url)
         now = utcnow()
+        settings = self.crawler.settings
         with self.engine.begin() as conn:
             self.run_id = conn.execute(
                 insert(crawl_runs).values(
                     spider=spider.name,
                     sites_file=getattr(spider, "sites_file", None),
                     started_at=now,
+                    job=settings.get("SITESIFT_JOB") or None,
+                    pid=_pid(),
                     settings={
                         k: v
-                        for k, v in self.crawler.settings.copy_to_dict().items()
+                        for k, v in settings.copy_to_dict().items()
                         if k.startswith("SITESIFT_") and k != "SITESIFT_DB"
                     },
                 )
@@ -139,61 +147,180 @@ class StorePipeline:
             self.engine.url.render_as_string(hide_password=True),
             self.run_id,
         )
-        if self.flush_seconds > 0:
+        self.replay_spool()
+        if self.config.flush_seconds > 0:
             self._timer = LoopingCall(self._flush_if_due)
-            self._timer.start(self.flush_seconds, now=False)
+            self._timer.start(self.config.flush_seconds, now=False)
 
     def close_spider(self, spider: Spider | None = None) -> None:
+        spider = spider or getattr(self.crawler, "spider", None)
         if self._timer is not None and self._timer.running:
             self._timer.stop()
         self.flush()
         if self.engine is None:
             return
-        stats = self.crawler.stats.get_stats()
-        counts = {k: v for k, v in stats.items() if k.startswith("sitesift/")}
+        if self.spool.files():
+            self._replay_before_closing()
+        stats = self.crawler.stats
+        left = self.spool.pending()
+        if left:
+            stats.set_value("sitesift/spool/pending", left)
+            logger.error(
+                "%d item(s) could not be stored and wait in %s; the next run replays them",
+                left,
+                self.config.spool_dir,
+            )
+        elif stats.get_value("sitesift/spool/spooled"):
+            logger.warning(
+                "the database went away: %d item(s) were spooled and all %d replayed",
+                stats.get_value("sitesift/spool/spooled"),
+                stats.get_value("sitesift/spool/replayed", 0),
+            )
+        counts = {k: v for k, v in stats.get_stats().items() if k.startswith("sitesift/")}
+        resumed = getattr(spider, "resumed_runs", None) or None
+        try:
+            self._retrying(lambda: self._finish_run(counts, resumed))
+        except DBAPIError as exc:
+            logger.error("could not record the end of run %s: %s", self.run_id, error_line(exc))
+
+    def spider_closed(self, spider: Spider, reason: str) -> None:
+        """The finish reason is known only after the pipelines closed."""
+        if self.engine is None:
+            return
+        try:
+            with self.engine.begin() as conn:
+                conn.execute(
+                    update(crawl_runs)
+                    .where(crawl_runs.c.id == self.run_id)
+                    .values(finish_reason=str(reason))
+                )
+        except DBAPIError as exc:
+            logger.error("could not record why run %s ended: %s", self.run_id, error_line(exc))
+        self.engine.dispose()
+
+    def _replay_before_closing(self) -> None:
+        """Give a database that is away ``close_wait`` seconds to come back."""
+        deadline = time.monotonic() + self.config.close_wait
+        while True:
+            try:
+                self.replay_spool()
+                return
+            except DBAPIError as exc:
+                if time.monotonic() >= deadline:
+                    logger.error("database still unavailable at the end: %s", error_line(exc))
+                    return
+                time.sleep(min(2.0, max(0.1, deadline - time.monotonic())))
+
+    def _finish_run(self, counts: dict[str, Any], resumed: list[int] | None) -> None:
+        assert self.engine is not None
+        reason = self.crawler.stats.get_value("finish_reason")
         with self.engine.begin() as conn:
             conn.execute(
                 update(crawl_runs)
                 .where(crawl_runs.c.id == self.run_id)
                 .values(
                     finished_at=utcnow(),
-                    finish_reason=str(stats.get("finish_reason", "")) or None,
+                    finish_reason=str(reason) if reason else None,
                     counts=counts,
+                    resumed_runs=resumed,
                 )
             )
-        self.engine.dispose()
+            if resumed:
+                conn.execute(
+                    update(crawl_runs)
+                    .where(crawl_runs.c.id.in_(resumed), crawl_runs.c.finish_reason.is_(None))
+                    .values(finish_reason=f"interrupted; resumed by run {self.run_id}")
+                )
+
+    def interrupted_runs(self, sites_file: str) -> list[int]:
+        """Unfinished earlier runs of this site list (for resume)."""
+        assert self.engine is not None
+        return interrupted_runs(self.engine, sites_file, before=self.run_id)
 
     # -- items -------------------------------------------------------------------
 
     def process_item(self, item: PageItem, spider: Spider | None = None) -> PageItem:
-        self.buffer.append(page_row(item, self.run_id))
+        self.buffer.append(item_record(item))
         self.crawler.stats.inc_value(f"sitesift/stored/{item.outcome}")
-        if len(self.buffer) >= self.batch:
+        if len(self.buffer) >= self.config.batch:
             self.flush()
         if item.outcome is not Outcome.OK:
             raise DropItem(f"{item.outcome}: {item.url}", log_level="DEBUG")
         return item
 
     def _flush_if_due(self) -> None:
-        if self.buffer and time.monotonic() - self.last_flush >= self.flush_seconds:
+        if self.buffer and time.monotonic() - self.last_flush >= self.config.flush_seconds:
             self.flush()
 
     def flush(self) -> None:
-        """Write the buffered rows in one transaction."""
+        """Write the buffered items in one transaction; spool them if the
+        database stays away through every retry."""
         self.last_flush = time.monotonic()
         if not self.buffer or self.engine is None:
             return
-        rows, self.buffer = self.buffer, []
-        stmt = dialect_insert(self.engine, pages)
-        ok = stmt.excluded.outcome == str(Outcome.OK)
-        set_ = {
-            col.name: stmt.excluded[col.name]
-            for col in pages.columns
-            if col.name not in ("id", "url", "fetch_count", *_CONTENT_COLUMNS)
-        }
-        for name in _CONTENT_COLUMNS:
-            set_[name] = case((ok, stmt.excluded[name]), else_=pages.c[name])
-        set_["fetch_count"] = pages.c.fetch_count + 1
-        stmt = stmt.on_conflict_do_update(index_elements=[pages.c.url], set_=set_)
+        records, self.buffer = self.buffer, []
+        if self.spool.files() and not self._try(self.replay_spool):
+            self._to_spool(records)
+            return
+        # Once the database is known to be down, one quick try per batch.
+        attempt = self._try if self.db_down else self._retrying
+        try:
+            attempt(lambda: self._write(records))
+            self.db_down = False
+        except DBAPIError as exc:
+            self.db_down = True
+            logger.warning("database unavailable (%s): spooling", error_line(exc))
+            self._to_spool(records)
+
+    def _write(self, records: list[dict[str, Any]]) -> None:
+        assert self.engine is not None
         with self.engine.begin() as conn:
-            conn.execute(stmt, rows)
+            counts = write_batch(conn, records, self.run_id, self.config.revisit)
+        for key, value in counts.items():
+            self.crawler.stats.inc_value(f"sitesift/articles/{key}", value)
+
+    def _to_spool(self, records: list[dict[str, Any]]) -> None:
+        path = self.spool.write(records)
+        self.crawler.stats.inc_value("sitesift/spool/spooled", len(records))
+        logger.warning("spooled %d item(s) to %s", len(records), path)
+
+    def replay_spool(self) -> bool:
+        """Store every spooled batch, oldest first. Raises if the database fails."""
+        for path, records in self.spool.batches():
+            self._write(records)
+            self.spool.done(path)
+            self.crawler.stats.inc_value("sitesift/spool/replayed", len(records))
+            logger.info("replayed %d spooled item(s) from %s", len(records), path.name)
+        return True
+
+    def _try(self, action: Any) -> bool:  # noqa: ANN401
+        try:
+            action()
+        except DBAPIError:
+            return False
+        return True
+
+    def _retrying(self, action: Any) -> None:  # noqa: ANN401
+        """Run ``action``; on a database error wait, doubling, and try again."""
+        delay = self.config.backoff
+        for attempt in range(self.config.retries + 1):
+            try:
+                action()
+                return
+            except DBAPIError as exc:
+                if attempt == self.config.retries:
+                    raise
+                self.crawler.stats.inc_value("sitesift/store/retries")
+                logger.warning("database error (%s); retrying in %.1fs", error_line(exc), delay)
+                time.sleep(delay)
+                delay *= 2
+
+
+def _replace(config: StoreConfig, **changes: Any) -> StoreConfig:  # noqa: ANN401
+    values = asdict(config) | changes
+    values["revisit"] = config.revisit
+    return StoreConfig(**values)
+
+
+def _pid() -> int:
+    return os.getpid()

@@ -50,21 +50,9 @@ def crawl(tmp_path_factory: pytest.TempPathFactory) -> Crawl:
             fh.write("this is not a url\nhttp://127.0.0.1:9/ max_pages=lots\n")
         started = time.monotonic()
         proc = subprocess.run(
-            [
-                sys.executable,
-                "-m",
-                "crawler.cli",
-                "crawl",
-                str(sites),
-                "--db",
-                f"sqlite:///{db}",
-                "-O",
-                str(feed),
-                "-s",
-                "AUTOTHROTTLE_START_DELAY=0",
-                "-s",
-                "DOWNLOAD_DELAY=0",
-            ],  # fmt: skip
+            [sys.executable, "-m", "crawler.cli", "crawl", str(sites), "--db", f"sqlite:///{db}"]
+            + ["-O", str(feed), "-s", "AUTOTHROTTLE_START_DELAY=0", "-s", "DOWNLOAD_DELAY=0"]
+            + ["-s", "SITESIFT_PROGRESS_INTERVAL=2"],
             capture_output=True,
             text=True,
             timeout=300,
@@ -176,6 +164,7 @@ def test_bad_site_list_lines_are_reported_and_the_rest_runs(crawl: Crawl) -> Non
     assert f"sites.txt:{n}:" in crawl.log and f"sites.txt:{n + 1}:" in crawl.log
     assert "max_pages" in crawl.log
     assert "finished (finished)" in crawl.log  # the summary line
+    assert "progress:" in crawl.log and "fetched" in crawl.log  # the periodic line
 
 
 def test_crawl_delay_from_robots_is_honoured(crawl: Crawl) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import uuid
+from pathlib import Path
 
 import pytest
 from scrapy import Spider
@@ -10,8 +11,10 @@ from scrapy.utils.test import get_crawler
 from sqlalchemy import select, text
 
 from crawler.items import Outcome, PageItem
-from pipelines.schema import DatabaseError, connect, decompress_html, pages
+from pipelines.schema import DatabaseError, connect, crawl_runs, decompress_html, pages
+from pipelines.spool import Spool
 from pipelines.store import StorePipeline
+from tests.dbtools import pg_restartable, pg_start, pg_stop  # noqa: F401 - fixture
 
 PG_URL = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
 
@@ -78,3 +81,57 @@ def test_unreachable_database_is_a_clear_error(tmp_path) -> None:
         connect("notadb://x")
     with pytest.raises(DatabaseError, match="cannot open database"):
         connect(f"sqlite:///{tmp_path}/missing-dir/x.db")
+
+
+# -- the database going away mid-crawl -------------------------------------------
+
+
+def test_database_outage_spools_and_replays(pg_restartable: str, tmp_path: Path) -> None:  # noqa: F811
+    crawler = get_crawler(Spider, {"SITESIFT_DB": pg_restartable, "SITESIFT_STORE_BATCH": 1,
+                                   "SITESIFT_STORE_RETRIES": 2, "SITESIFT_STORE_BACKOFF": 0.1,
+                                   "SITESIFT_SPOOL_DIR": str(tmp_path / "spool")})  # fmt: skip
+    crawler.spider = Spider(name="site")
+    pipe = StorePipeline.from_crawler(crawler)
+    pipe.flush_seconds = 0
+    pipe.open_spider(crawler.spider)
+    pipe.process_item(_item("http://h/before"))
+    pg_stop()
+    try:
+        pipe.process_item(_item("http://h/during-1"))  # retried, then spooled
+        pipe.process_item(_item("http://h/during-2"))  # one quick try, spooled
+        assert Spool(tmp_path / "spool").pending() == 2
+    finally:
+        pg_start()
+    pipe.process_item(_item("http://h/after"))  # replays the spool first
+    pipe.close_spider()
+    stats = crawler.stats.get_stats()
+    assert stats["sitesift/spool/spooled"] == 2 and stats["sitesift/spool/replayed"] == 2
+    assert stats["sitesift/store/retries"] >= 2
+    assert Spool(tmp_path / "spool").pending() == 0
+    engine = connect(pg_restartable)
+    with engine.connect() as conn:
+        urls = set(conn.execute(select(pages.c.url)).scalars())
+        run = conn.execute(select(crawl_runs)).one()
+    engine.dispose()
+    assert urls == {"http://h/before", "http://h/during-1", "http://h/during-2", "http://h/after"}
+    assert run.counts["sitesift/spool/spooled"] == 2  # the run summary says what happened
+
+
+def test_spool_left_by_a_dead_run_is_replayed_next_time(tmp_path: Path) -> None:
+    from pipelines.store import item_record
+
+    spool = Spool(tmp_path / "spool")
+    spool.write([item_record(_item("http://h/spooled"))])
+    (tmp_path / "spool" / "spool-x.jsonl.part").write_text('{"torn": ')  # a killed write
+    url = f"sqlite:///{tmp_path / 's.db'}"
+    crawler = get_crawler(Spider, {"SITESIFT_DB": url, "SITESIFT_SPOOL_DIR": str(spool.directory)})
+    crawler.spider = Spider(name="site")
+    pipe = StorePipeline.from_crawler(crawler)
+    pipe.flush_seconds = 0
+    pipe.open_spider(crawler.spider)
+    pipe.close_spider()
+    engine = connect(url)
+    with engine.connect() as conn:
+        assert set(conn.execute(select(pages.c.url)).scalars()) == {"http://h/spooled"}
+    engine.dispose()
+    assert spool.pending() == 0

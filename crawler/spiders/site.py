@@ -6,6 +6,13 @@ included). URLs are canonicalised before they are requested, so a page is
 fetched once; per-site page and depth caps bound the crawl. No extraction
 happens here: the spider parses the page once (the shared Document) for its
 links and hands the tree on to the item pipelines.
+
+Recrawl and resume read what the database already holds (pipelines/history.py):
+a refetch carries the stored ETag / Last-Modified, and a 304 or the same bytes
+as the stored copy becomes a "not modified" item that skips extraction; pages
+stored by an interrupted run (``SITESIFT_RESUME``) and pages whose URL group
+is not due for a revisit are not fetched again: their stored HTML gives their
+links back, so the crawl still reaches everything an uninterrupted one would.
 """
 
 from __future__ import annotations
@@ -24,6 +31,7 @@ from scrapy.exceptions import IgnoreRequest, StopDownload
 from scrapy.http import Response
 from scrapy.utils.gz import gunzip
 from scrapy.utils.sitemap import Sitemap
+from sqlalchemy.exc import SQLAlchemyError
 from twisted.python.failure import Failure
 
 from crawler.items import Outcome, PageItem
@@ -32,6 +40,15 @@ from crawler.throttle import META_KEY as DELAY_META
 from crawler.urlgroups import URLGrouper
 from crawler.urls import canonicalize_url, host_of
 from extractors.document import Document
+from pipelines.history import (
+    NOT_MODIFIED,
+    KnownPage,
+    interrupted_runs,
+    known_pages,
+    revisit_intervals,
+    stored_html,
+)
+from pipelines.schema import DatabaseError, connect, utcnow
 
 logger = logging.getLogger(__name__)
 
@@ -64,11 +81,15 @@ class SiteSpider(Spider):
         self.grouper = URLGrouper()
         self.seen: dict[str, set[str]] = {spec.host: set() for spec in specs}
         self.delay_floor: dict[str, float] = {}
+        self.known: dict[str, KnownPage] = {}
+        self.resumed_runs: list[int] = []
+        self.history: Any = None  # an Engine while the database's history is in use
 
     @classmethod
     def from_crawler(cls, crawler: Crawler, *args: Any, **kwargs: Any) -> SiteSpider:
         spider = super().from_crawler(crawler, *args, **kwargs)
         crawler.signals.connect(spider.headers_received, signal=signals.headers_received)
+        crawler.signals.connect(spider.close_history, signal=signals.spider_closed)
         # A site's own concurrency / delay from the site list become its
         # download slot's settings (settings are still mutable here).
         slots = dict(crawler.settings.getdict("DOWNLOAD_SLOTS"))
@@ -127,9 +148,25 @@ class SiteSpider(Spider):
             errback=self.fetch_failed,
             meta=self._meta(spec, depth, referer),
             priority=-depth,
+            headers=self._validators(url),
         )
 
+    def _validators(self, url: str) -> dict[str, str]:
+        """Conditional-request headers from the stored copy of a page."""
+        known = self.known.get(url)
+        if known is None or known.outcome != str(Outcome.OK):
+            return {}
+        if not self.settings.getbool("SITESIFT_CONDITIONAL_REQUESTS", True):
+            return {}
+        headers = {}
+        if known.etag:
+            headers["If-None-Match"] = known.etag
+        if known.last_modified:
+            headers["If-Modified-Since"] = known.last_modified
+        return headers
+
     async def start(self) -> AsyncIterator[Request]:
+        replayed = self._load_history()
         for spec in self.sites:
             origin = spec.url.split("/", 3)
             robots = f"{origin[0]}//{origin[2]}/robots.txt"
@@ -145,6 +182,78 @@ class SiteSpider(Spider):
                 dont_filter=True,
                 priority=100,
             )
+        for request in replayed:
+            yield request
+
+    # -- what the database already holds ---------------------------------------------
+
+    def _load_history(self) -> list[Request]:
+        """Read the stored pages of these sites; mark as seen those not to
+        fetch again (resumed or not due) and return requests for their links."""
+        s = self.settings
+        wanted = (s.getbool("SITESIFT_RESUME") or s.getbool("SITESIFT_REVISIT", True)
+                  or s.getbool("SITESIFT_CONDITIONAL_REQUESTS", True))  # fmt: skip
+        if not wanted or not s.get("SITESIFT_DB") or not self.sites:
+            return []
+        try:
+            self.history = connect(s.get("SITESIFT_DB"))
+            self.known = known_pages(self.history, [spec.host for spec in self.sites])
+        except (DatabaseError, SQLAlchemyError) as exc:
+            logger.warning("no recrawl history, every page is fetched: %s", exc)
+            return []
+        done = self._resumed() | self._not_due()
+        for url in done:
+            spec = self.by_host.get(host_of(url) or "")
+            if spec is not None:
+                self.seen[spec.host].add(url)
+        requests: list[Request] = []
+        good = sorted(u for u in done if self.known[u].outcome == str(Outcome.OK))
+        for url, html in stored_html(self.history, good):
+            requests.extend(self._follow_stored(url, html))
+        if done:
+            logger.info("%d stored page(s) not fetched again; %d link request(s) from them",
+                        len(done), len(requests))  # fmt: skip
+        return requests
+
+    def _resumed(self) -> set[str]:
+        if not self.settings.getbool("SITESIFT_RESUME"):
+            return set()
+        runs = set(interrupted_runs(self.history, self.sites_file))
+        done = {url for url, page in self.known.items() if page.run_id in runs}
+        self.resumed_runs = sorted({self.known[url].run_id for url in done})  # type: ignore[misc]
+        self.crawler.stats.set_value("sitesift/resume/done_pages", len(done))
+        if runs:
+            logger.info("resuming runs %s: %d page(s) already stored", self.resumed_runs, len(done))
+        return done
+
+    def _not_due(self) -> set[str]:
+        """Good pages fetched more recently than their group's revisit interval."""
+        if not self.settings.getbool("SITESIFT_REVISIT", True):
+            return set()
+        intervals = revisit_intervals(self.history, [spec.host for spec in self.sites])
+        start = self.settings.getfloat("SITESIFT_REVISIT_START", 21600.0)
+        now = utcnow()
+        starts = {spec.url for spec in self.sites}
+        done = set()
+        for url, page in self.known.items():
+            if page.outcome != str(Outcome.OK) or url in starts or page.fetched_at is None:
+                continue
+            seconds = intervals.get(page.url_group or "", start)
+            if (now - page.fetched_at).total_seconds() < seconds:
+                done.add(url)
+        self.crawler.stats.set_value("sitesift/recrawl/not_due", len(done))
+        return done
+
+    def _follow_stored(self, url: str, html: str) -> Iterator[Request]:
+        spec = self.by_host.get(host_of(url) or "")
+        if spec is None:
+            return
+        doc = Document(html, url=url)
+        yield from self._follow(spec, doc, url, self.known[url].depth + 1)
+
+    def close_history(self, spider: Spider) -> None:
+        if self.history is not None:
+            self.history.dispose()
 
     # -- robots, sitemaps, feeds -----------------------------------------------------
 
@@ -287,6 +396,9 @@ class SiteSpider(Spider):
         final = canonicalize_url(response.url)
         if final:
             self.seen[spec.host].add(final)
+        if response.status == 304 and self._known_good(item.url):
+            yield from self._unchanged(spec, item, None)
+            return
         reason = self._not_a_page(response, item.content_type)
         if response.status >= 400:
             item.outcome, item.reason = Outcome.HTTP_ERROR, f"HTTP {response.status}"
@@ -302,21 +414,46 @@ class SiteSpider(Spider):
             yield item
             return
         doc = Document(response.body, url=response.url, content_type=item.content_type)
+        item.content_hash = hashlib.sha256(response.body).hexdigest()
+        known = self.known.get(item.url)
+        if self._known_good(item.url) and known.content_hash == item.content_hash:
+            yield from self._unchanged(spec, item, doc)
+            return
         item.document = doc
         item.html = doc.text
         item.encoding = doc.encoding
         item.title = doc.title
-        item.content_hash = hashlib.sha256(response.body).hexdigest()
         item.url_group = self.grouper.group(final)
         self.crawler.stats.inc_value("sitesift/pages/ok")
         yield item
-        yield from self._follow(spec, doc, response, item.depth + 1)
+        yield from self._follow(spec, doc, response.url, item.depth + 1)
+
+    def _known_good(self, url: str) -> bool:
+        known = self.known.get(url)
+        return known is not None and known.outcome == Outcome.OK
+
+    def _unchanged(
+        self, spec: SiteSpec, item: PageItem, doc: Document | None
+    ) -> Iterator[PageItem | Request]:
+        """A refetch that found the stored content: recorded, not reprocessed;
+        its links come from the stored copy when the server sent none (304)."""
+        known = self.known[item.url]
+        item.outcome, item.reason = Outcome.SKIPPED, NOT_MODIFIED
+        item.content_hash = known.content_hash
+        item.url_group = known.url_group
+        self.crawler.stats.inc_value("sitesift/pages/unchanged")
+        yield item
+        if doc is not None:
+            yield from self._follow(spec, doc, item.final_url or item.url, item.depth + 1)
+        elif self.history is not None:
+            for url, html in stored_html(self.history, [item.url]):
+                yield from self._follow_stored(url, html)
 
     def _follow(
-        self, spec: SiteSpec, doc: Document, response: Response, depth: int
+        self, spec: SiteSpec, doc: Document, page_url: str, depth: int
     ) -> Iterator[Request]:
-        base = canonicalize_url(doc.base_href, base=response.url) if doc.base_href else None
-        base = base or response.url
+        base = canonicalize_url(doc.base_href, base=page_url) if doc.base_href else None
+        base = base or page_url
         if self.settings.getbool("SITESIFT_FOLLOW_FEEDS"):
             for href in doc.feeds:
                 url = canonicalize_url(href, base=base)
@@ -326,7 +463,7 @@ class SiteSpider(Spider):
         for href in doc.hrefs:
             url = canonicalize_url(href, base=base)
             if url:
-                request = self.page_request(spec, url, depth, referer=response.url)
+                request = self.page_request(spec, url, depth, referer=page_url)
                 if request is not None:
                     yield request
 

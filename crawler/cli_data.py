@@ -1,0 +1,282 @@
+"""The database commands of ``sitesift``: export, status, schedule, scheduler.
+
+Every command takes ``--db URL`` (default: ``SITESIFT_DB``, the local SQLite
+file). Bad input ends with one line and exit status 2 (see crawler/cli.py).
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import shlex
+import sys
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import Engine, func, select
+
+EXIT_OK, EXIT_FAILED = 0, 1
+
+
+class CLIError(Exception):
+    """A problem the user can fix; printed as one line."""
+
+
+def _cli_error(message: str) -> Exception:
+    return CLIError(message)
+
+
+def default_db() -> str:
+    from crawler.cli import _project_settings
+
+    return _project_settings([], None).get("SITESIFT_DB")
+
+
+def open_db(url: str | None, *, must_exist: bool = True) -> tuple[Engine, str]:
+    """The engine for ``--db`` (or the default); a missing SQLite file is an
+    error for commands that only read."""
+    from sqlalchemy.engine import make_url
+
+    from pipelines.schema import DatabaseError, connect
+
+    url = url or default_db()
+    try:
+        parsed = make_url(url)
+    except Exception:
+        raise _cli_error(f"bad database URL {url!r}") from None
+    database = parsed.database
+    is_file = parsed.get_backend_name() == "sqlite" and database not in (None, "", ":memory:")
+    if must_exist and is_file and not Path(database).exists():
+        raise _cli_error(f"no database at {database} (crawl first, or pass --db URL)")
+    try:
+        return connect(url), url
+    except DatabaseError as exc:
+        raise _cli_error(str(exc)) from None
+
+
+def _date(text: str | None, flag: str) -> datetime | None:
+    if not text:
+        return None
+    try:
+        value = datetime.fromisoformat(text.strip().replace("Z", "+00:00"))
+    except ValueError:
+        raise _cli_error(
+            f"{flag} takes a date like 2024-05-01 or 2024-05-01T12:00, got {text!r}"
+        ) from None
+    return value if value.tzinfo else value.replace(tzinfo=UTC)
+
+
+# -- export ----------------------------------------------------------------------
+
+
+def cmd_export(args: argparse.Namespace) -> int:
+    from pipelines.export import FORMATS, ExportFilter, export
+
+    fmt = args.format or _format_from(args.output)
+    if fmt not in FORMATS:
+        raise _cli_error(f"--format must be one of {', '.join(FORMATS)}")
+    out = Path(args.output)
+    if args.output != "-":
+        parent = out.expanduser().resolve().parent if fmt != "markdown" else out.resolve()
+        check = parent if fmt != "markdown" else (parent if parent.exists() else parent.parent)
+        if not check.is_dir():
+            raise _cli_error(f"output folder {check} does not exist")
+        if fmt == "markdown" and out.exists() and not out.is_dir():
+            raise _cli_error(f"{out} is a file; markdown export writes a folder")
+    flt = ExportFilter(
+        sites=tuple(args.site), languages=tuple(args.language), page_types=tuple(args.page_type),
+        url_groups=tuple(args.url_group), since=_date(args.since, "--since"),
+        until=_date(args.until, "--until"), date_field=args.date_field,
+        include_duplicates=args.include_duplicates,
+    )  # fmt: skip
+    engine, _ = open_db(args.db)
+
+    def progress(done: int, total: int) -> None:
+        if not args.quiet:
+            print(f"\rexported {done}/{total} article(s)", end="", file=sys.stderr, flush=True)
+
+    try:
+        count = export(engine, fmt, args.output, flt, progress)
+    except OSError as exc:
+        raise _cli_error(f"cannot write {args.output}: {exc.strerror}") from None
+    finally:
+        engine.dispose()
+    if not args.quiet:
+        print(f"\nwrote {count} article(s) to {args.output} ({fmt})", file=sys.stderr)
+    return EXIT_OK
+
+
+def _format_from(output: str) -> str | None:
+    suffix = Path(output).suffix.lower()
+    return {".jsonl": "jsonl", ".csv": "csv", "": "markdown", ".md": "markdown"}.get(suffix)
+
+
+# -- status ------------------------------------------------------------------------
+
+
+def cmd_status(args: argparse.Namespace) -> int:
+    from crawler.scheduler import list_jobs
+    from pipelines.schema import articles, crawl_runs, pages
+    from pipelines.spool import Spool
+
+    engine, url = open_db(args.db)
+    with engine.connect() as conn:
+        outcomes = conn.execute(
+            select(pages.c.site, pages.c.outcome, func.count()).group_by(
+                pages.c.site, pages.c.outcome
+            )
+        ).all()
+        n_articles = conn.execute(select(func.count()).select_from(articles)).scalar_one()
+        dups = conn.execute(
+            select(func.count()).select_from(articles).where(articles.c.duplicate_of.is_not(None))
+        ).scalar_one()
+        runs = conn.execute(select(crawl_runs).order_by(crawl_runs.c.id.desc()).limit(5)).all()
+    print(f"database: {engine.url.render_as_string(hide_password=True)}")
+    by_site: dict[str, dict[str, int]] = {}
+    for site, outcome, n in outcomes:
+        by_site.setdefault(site, {})[outcome] = n
+    for site, counts in sorted(by_site.items()):
+        print(f"  {site}: " + ", ".join(f"{n} {o}" for o, n in sorted(counts.items())))
+    print(f"articles: {n_articles} ({dups} linked to an original as duplicates)")
+    print("recent runs:")
+    for run in runs:
+        print(f"  #{run.id} {run.started_at:%Y-%m-%d %H:%M} {run.job or '-'} "
+              f"{run.finish_reason or 'running or interrupted'}")  # fmt: skip
+    for job in list_jobs(engine):
+        print(f"job {job.name}: {job.when}, next {job.next_run_at}, last exit {job.last_exit}")
+    spool = Spool(args.spool_dir)
+    if spool.pending():
+        print(f"spool: {spool.pending()} item(s) waiting in {args.spool_dir}")
+    engine.dispose()
+    return EXIT_OK
+
+
+# -- schedule ----------------------------------------------------------------------
+
+
+def cmd_schedule(args: argparse.Namespace) -> int:
+    from crawler import scheduler as sched
+
+    engine, url = open_db(args.db, must_exist=args.action != "add")
+    try:
+        if args.action == "add":
+            extra = shlex.split(args.crawl_args)
+            job = sched.add_job(engine, args.name, args.sites, cron=args.cron, every=args.every,
+                                crawl_args=extra)  # fmt: skip
+            print(f"added {job.name}: {job.when}, first run {job.next_run_at:%Y-%m-%d %H:%M:%S}Z")
+        elif args.action == "list":
+            for job in sched.list_jobs(engine):
+                state = "running" if job.running_pid else ("on" if job.enabled else "off")
+                print(f"{job.name}\t{job.when}\tnext {job.next_run_at}\t{state}\t"
+                      f"last exit {job.last_exit}\t{job.sites_file}")  # fmt: skip
+        elif args.action == "remove":
+            sched.remove_job(engine, args.name)
+            print(f"removed {args.name}")
+        elif args.action == "run-now":
+            code = sched.run_now(engine, url, args.name)
+            print(f"{args.name}: crawl exited with status {code}")
+            return EXIT_OK if code == 0 else EXIT_FAILED
+    except sched.ScheduleError as exc:
+        raise _cli_error(str(exc)) from None
+    finally:
+        engine.dispose()
+    return EXIT_OK
+
+
+def cmd_scheduler(args: argparse.Namespace) -> int:
+    from crawler.scheduler import ScheduleError, Scheduler
+
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s [%(name)s] %(message)s")
+    engine, url = open_db(args.db, must_exist=False)
+    settings = _settings()
+    tick = args.tick if args.tick is not None else settings.getfloat("SITESIFT_SCHEDULER_TICK")
+    lease = settings.getfloat("SITESIFT_SCHEDULER_LEASE")
+    try:
+        loop = Scheduler(engine, url, tick=tick, lease=max(lease, tick * 3),
+                         log_dir=Path(args.log_dir) if args.log_dir else None,
+                         max_runs=args.max_runs)  # fmt: skip
+    except ScheduleError as exc:
+        raise _cli_error(str(exc)) from None
+    try:
+        loop.run()
+    finally:
+        engine.dispose()
+    return EXIT_OK
+
+
+def _settings() -> Any:  # noqa: ANN401
+    from crawler.cli import _project_settings
+
+    return _project_settings([], None)
+
+
+# -- the parsers --------------------------------------------------------------------
+
+
+def _db_flag(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--db", help="SQLAlchemy database URL (default: sqlite:///sitesift.db)")
+
+
+def add_data_commands(sub: Any) -> None:  # noqa: ANN401 - argparse's private subparsers type
+    exp = sub.add_parser(
+        "export",
+        help="write stored articles to JSONL, CSV or Markdown",
+        description="Export articles from the database, streamed (constant memory). "
+        "Duplicates linked to an original are left out unless --include-duplicates.",
+    )
+    _db_flag(exp)
+    exp.add_argument("--format", choices=["jsonl", "csv", "markdown"],
+                     help="output format (default: from the output's extension)")  # fmt: skip
+    exp.add_argument("--output", "-o", required=True,
+                     help="file (jsonl, csv; - for stdout) or folder (markdown)")  # fmt: skip
+    exp.add_argument("--site", action="append", default=[], help="only this site (host[:port])")
+    exp.add_argument("--language", action="append", default=[], help="only this language")
+    exp.add_argument("--page-type", action="append", default=[], help="only this page type")
+    exp.add_argument("--url-group", action="append", default=[],
+                     help="only this URL group; * is a wildcard")  # fmt: skip
+    exp.add_argument("--since", help="from this date (ISO 8601, UTC unless a zone is given)")
+    exp.add_argument("--until", help="before this date")
+    exp.add_argument("--date-field", choices=["fetched", "published"], default="fetched",
+                     help="which date --since/--until filter on (default: fetched)")  # fmt: skip
+    exp.add_argument("--include-duplicates", action="store_true")
+    exp.add_argument("-q", "--quiet", action="store_true", help="no progress on stderr")
+    exp.set_defaults(func=cmd_export)
+
+    status = sub.add_parser("status", help="what the database holds")
+    _db_flag(status)
+    status.add_argument("--spool-dir", default="sitesift-spool")
+    status.set_defaults(func=cmd_status)
+
+    schedule = sub.add_parser("schedule", help="recurring crawls kept in the database")
+    actions = schedule.add_subparsers(dest="action", metavar="ACTION", required=True)
+    add = actions.add_parser("add", help="add a recurring crawl")
+    add.add_argument("name")
+    add.add_argument("--sites", required=True, help="the site list file")
+    when = add.add_mutually_exclusive_group(required=True)
+    when.add_argument("--cron", help="a cron expression, e.g. '0 */6 * * *' (UTC)")
+    when.add_argument("--every", help="an interval: 30m, 6h, 1d")
+    add.add_argument(
+        "--crawl-args",
+        default="",
+        metavar="ARGS",
+        help="extra 'sitesift crawl' arguments, quoted as one: \"--max-pages 50 -s X=1\"",
+    )
+    for action in ("list", "remove", "run-now"):
+        p = actions.add_parser(action)
+        if action != "list":
+            p.add_argument("name")
+    for p in actions.choices.values():
+        _db_flag(p)
+    schedule.set_defaults(func=cmd_schedule)
+
+    loop = sub.add_parser(
+        "scheduler",
+        help="run scheduled crawls (long-running)",
+        description="Start each due job's crawl as its own process; one run per job at a time.",
+    )
+    _db_flag(loop)
+    loop.add_argument("--tick", type=float, help="seconds between checks (default 5)")
+    loop.add_argument("--log-dir", help="write each crawl's log here")
+    loop.add_argument("--max-runs", type=int, help="exit after this many finished runs")
+    loop.set_defaults(func=cmd_scheduler)

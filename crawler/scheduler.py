@@ -1,0 +1,329 @@
+"""Recurring crawls: jobs kept in the database, a scheduler that runs them.
+
+A small equivalent of APScheduler with a SQLAlchemy job store (APScheduler
+pickles callables into its store; ours keeps plain rows that ``schedule
+list`` can show and PostgreSQL and SQLite share). Each due job is claimed
+with one conditional UPDATE — a lease — so two schedulers, or one restarted,
+never start two runs of one job; the claim also moves ``next_run_at`` on,
+so missed runs collapse into one instead of piling up. Every crawl is its
+own ``sitesift crawl`` process; its outcome lands in ``crawl_runs``.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+from croniter import croniter
+from sqlalchemy import Engine, and_, delete, insert, or_, select, update
+
+from pipelines.schema import as_utc, crawl_runs, scheduled_jobs, utcnow
+
+logger = logging.getLogger(__name__)
+
+_EVERY = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([smhd]?)\s*$")
+_UNSAFE = re.compile(r"[^\w.-]+")
+_UNIT = {"": 1, "s": 1, "m": 60, "h": 3600, "d": 86400}
+
+
+class ScheduleError(ValueError):
+    """A job definition the user can fix (printed as one line)."""
+
+
+def parse_every(text: str) -> float:
+    """``90s``, ``15m``, ``6h``, ``1d`` (or plain seconds) to seconds."""
+    match = _EVERY.match(text)
+    if not match or float(match.group(1)) <= 0:
+        raise ScheduleError(f"--every takes a duration like 30m, 6h or 1d, got {text!r}")
+    return float(match.group(1)) * _UNIT[match.group(2)]
+
+
+def next_run(cron: str | None, every: float | None, after: datetime) -> datetime:
+    if cron:
+        return croniter(cron, after).get_next(datetime)
+    assert every is not None
+    return after + timedelta(seconds=every)
+
+
+@dataclass(frozen=True)
+class Job:
+    name: str
+    sites_file: str
+    cron: str | None
+    every_seconds: float | None
+    crawl_args: list[str]
+    enabled: bool
+    next_run_at: datetime | None
+    last_run_at: datetime | None
+    last_run_id: int | None
+    last_exit: int | None
+    running_pid: int | None
+
+    @classmethod
+    def from_row(cls, row: Any) -> Job:  # noqa: ANN401
+        return cls(
+            row.name, row.sites_file, row.cron, row.every_seconds, list(row.crawl_args or []),
+            bool(row.enabled), as_utc(row.next_run_at), as_utc(row.last_run_at),
+            row.last_run_id, row.last_exit, row.running_pid,
+        )  # fmt: skip
+
+    @property
+    def when(self) -> str:
+        return f"cron {self.cron!r}" if self.cron else f"every {self.every_seconds:g}s"
+
+
+# -- the job store ------------------------------------------------------------------
+
+
+def add_job(
+    engine: Engine,
+    name: str,
+    sites_file: str,
+    *,
+    cron: str | None = None,
+    every: str | None = None,
+    crawl_args: list[str] | None = None,
+) -> Job:
+    if bool(cron) == bool(every):
+        raise ScheduleError("give exactly one of --cron or --every")
+    if cron and not croniter.is_valid(cron):
+        raise ScheduleError(f"not a cron expression: {cron!r} (e.g. '0 */6 * * *')")
+    seconds = parse_every(every) if every else None
+    path = Path(sites_file).expanduser().resolve()
+    if not path.is_file():
+        raise ScheduleError(f"site list {sites_file} does not exist")
+    now = utcnow()
+    with engine.begin() as conn:
+        if conn.execute(select(scheduled_jobs.c.id).where(scheduled_jobs.c.name == name)).first():
+            raise ScheduleError(f"a job named {name!r} exists; remove it first")
+        conn.execute(
+            insert(scheduled_jobs).values(
+                name=name,
+                sites_file=str(path),
+                cron=cron,
+                every_seconds=seconds,
+                crawl_args=list(crawl_args or []),
+                enabled=True,
+                next_run_at=next_run(cron, seconds, now),
+                created_at=now,
+            )  # fmt: skip
+        )
+    return get_job(engine, name)
+
+
+def get_job(engine: Engine, name: str) -> Job:
+    with engine.connect() as conn:
+        row = conn.execute(select(scheduled_jobs).where(scheduled_jobs.c.name == name)).first()
+    if row is None:
+        raise ScheduleError(f"no job named {name!r}")
+    return Job.from_row(row)
+
+
+def list_jobs(engine: Engine) -> list[Job]:
+    with engine.connect() as conn:
+        rows = conn.execute(select(scheduled_jobs).order_by(scheduled_jobs.c.name)).all()
+    return [Job.from_row(r) for r in rows]
+
+
+def remove_job(engine: Engine, name: str) -> None:
+    with engine.begin() as conn:
+        if not conn.execute(delete(scheduled_jobs).where(scheduled_jobs.c.name == name)).rowcount:
+            raise ScheduleError(f"no job named {name!r}")
+
+
+# -- claiming: one run per job ------------------------------------------------------
+
+
+def _alive(pid: int | None) -> bool:
+    if not pid:
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def claim(engine: Engine, name: str, lease: float, *, force: bool = False) -> Job | None:
+    """Take a due job's lease (or any free job's with ``force``); None when
+    it is not due or another process holds it."""
+    job = get_job(engine, name)
+    now = utcnow()
+    host = socket.gethostname()
+    if job.running_pid and _alive(job.running_pid):
+        with engine.connect() as conn:
+            running_host = conn.execute(
+                select(scheduled_jobs.c.running_host).where(scheduled_jobs.c.name == name)
+            ).scalar()
+        if running_host == host:
+            return None  # an orphaned run of a scheduler that died is still going
+    free = or_(scheduled_jobs.c.lease_until.is_(None), scheduled_jobs.c.lease_until < now)
+    due = and_(scheduled_jobs.c.enabled.is_(True), scheduled_jobs.c.next_run_at <= now)
+    with engine.begin() as conn:
+        claimed = conn.execute(
+            update(scheduled_jobs)
+            .where(scheduled_jobs.c.name == name, free, True if force else due)
+            .values(
+                lease_until=now + timedelta(seconds=lease),
+                running_pid=os.getpid(),
+                running_host=host,
+                next_run_at=next_run(job.cron, job.every_seconds, now),
+            )
+        ).rowcount
+    return get_job(engine, name) if claimed == 1 else None
+
+
+def _set(engine: Engine, name: str, **values: Any) -> None:  # noqa: ANN401
+    with engine.begin() as conn:
+        conn.execute(update(scheduled_jobs).where(scheduled_jobs.c.name == name).values(**values))
+
+
+def crawl_command(job: Job, db_url: str) -> list[str]:
+    return [sys.executable, "-m", "crawler.cli", "crawl", job.sites_file, "--db", db_url,
+            "-s", f"SITESIFT_JOB={job.name}", *job.crawl_args]  # fmt: skip
+
+
+@dataclass
+class Running:
+    job: Job
+    process: subprocess.Popen[bytes]
+    started: datetime
+
+
+def launch(engine: Engine, db_url: str, job: Job, log_dir: Path | None) -> Running:
+    """Start the job's crawl as its own process (its own session: a
+    scheduler's Ctrl-C does not kill it)."""
+    log = None
+    if log_dir is not None:
+        log_dir.mkdir(parents=True, exist_ok=True)
+        stamp = utcnow().strftime("%Y%m%dT%H%M%S")
+        safe = _UNSAFE.sub("_", job.name)
+        log = (log_dir / f"{safe}-{stamp}.log").open("ab")
+    process = subprocess.Popen(
+        crawl_command(job, db_url),
+        stdin=subprocess.DEVNULL,
+        stdout=log or subprocess.DEVNULL,
+        stderr=log or subprocess.DEVNULL,
+        start_new_session=True,
+    )
+    _set(engine, job.name, running_pid=process.pid, last_run_at=utcnow())
+    logger.info("job %s: started crawl (pid %d)", job.name, process.pid)
+    return Running(job, process, utcnow())
+
+
+def finish(engine: Engine, running: Running, code: int) -> int | None:
+    """Release the lease and record the outcome; returns the run id."""
+    name = running.job.name
+    with engine.begin() as conn:
+        run_id = conn.execute(
+            select(crawl_runs.c.id)
+            .where(crawl_runs.c.job == name, crawl_runs.c.started_at >= running.started)
+            .order_by(crawl_runs.c.id.desc())
+            .limit(1)
+        ).scalar()
+        if run_id is None:  # the crawl died before it could record itself
+            run_id = conn.execute(
+                insert(crawl_runs).values(
+                    spider="site",
+                    sites_file=running.job.sites_file,
+                    job=name,
+                    started_at=running.started,
+                    finished_at=utcnow(),
+                    finish_reason=f"failed: exit status {code}",
+                )  # fmt: skip
+            ).inserted_primary_key[0]
+        elif code != 0:
+            conn.execute(
+                update(crawl_runs)
+                .where(crawl_runs.c.id == run_id, crawl_runs.c.finished_at.is_(None))
+                .values(finished_at=utcnow(), finish_reason=f"failed: exit status {code}")
+            )
+    _set(engine, name, running_pid=None, running_host=None, lease_until=None,
+         last_exit=code, last_run_id=run_id)  # fmt: skip
+    logger.info("job %s: crawl ended with status %d (run %s)", name, code, run_id)
+    return run_id
+
+
+def run_now(engine: Engine, db_url: str, name: str, lease: float = 60.0) -> int:
+    """Run a job in the foreground now; its exit status. Refused while it runs."""
+    job = claim(engine, name, lease, force=True)
+    if job is None:
+        raise ScheduleError(f"job {name!r} is running already")
+    running = launch(engine, db_url, job, None)
+    while running.process.poll() is None:
+        _set(engine, name, lease_until=utcnow() + timedelta(seconds=lease))
+        time.sleep(min(lease / 3, 2.0))
+    code = running.process.returncode
+    finish(engine, running, code)
+    return code
+
+
+class Scheduler:
+    """The long-running loop of ``sitesift scheduler``."""
+
+    def __init__(
+        self,
+        engine: Engine,
+        db_url: str,
+        *,
+        tick: float = 5.0,
+        lease: float = 60.0,
+        log_dir: Path | None = None,
+        max_runs: int | None = None,
+    ) -> None:
+        if tick <= 0 or lease <= tick:
+            raise ScheduleError("the tick must be > 0 and shorter than the lease")
+        self.engine, self.db_url = engine, db_url
+        self.tick, self.lease, self.log_dir = tick, lease, log_dir
+        self.max_runs = max_runs
+        self.running: dict[str, Running] = {}
+        self.finished = 0
+        self.stopping = False
+
+    def stop(self, *_: object) -> None:
+        self.stopping = True
+
+    def run(self) -> int:
+        signal.signal(signal.SIGTERM, self.stop)
+        logger.info("scheduler started: %d job(s)", len(list_jobs(self.engine)))
+        while not self.stopping:
+            self.step()
+            if self.max_runs is not None and self.finished >= self.max_runs and not self.running:
+                break
+            time.sleep(self.tick)
+        if self.running:
+            logger.warning("scheduler stopping; %d crawl(s) run on", len(self.running))
+        return self.finished
+
+    def step(self) -> None:
+        """Reap finished crawls, renew leases, start due jobs."""
+        for name, running in list(self.running.items()):
+            code = running.process.poll()
+            if code is None:
+                _set(self.engine, name, lease_until=utcnow() + timedelta(seconds=self.lease))
+                continue
+            finish(self.engine, running, code)
+            del self.running[name]
+            self.finished += 1
+        if self.max_runs is not None and self.finished + len(self.running) >= self.max_runs:
+            return
+        for job in list_jobs(self.engine):
+            if job.name in self.running or not job.enabled:
+                continue
+            if job.next_run_at and job.next_run_at > utcnow():
+                continue
+            claimed = claim(self.engine, job.name, self.lease)
+            if claimed is not None:
+                self.running[job.name] = launch(self.engine, self.db_url, claimed, self.log_dir)

@@ -1,0 +1,124 @@
+"""Page type and body length for every fetched page (thin: the decision is
+``extractors.classify``). With a screenshot and the visual classifier
+installed, the two are averaged; a URL group's decision is reused for its
+other pages unless the DOM is confident the other way."""
+
+from __future__ import annotations
+
+import logging
+from collections import OrderedDict
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from scrapy import Spider
+from scrapy.crawler import Crawler
+from scrapy.exceptions import NotConfigured
+
+from crawler.items import Outcome, PageItem
+from extractors.classify import Classification, classify
+from extractors.result import PageType
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True, slots=True)
+class ClassifyConfig:
+    enabled: bool = True
+    group_reuse: bool = True
+    # The DOM overrides its group's decision when at least this confident.
+    group_override: float = 0.9
+    max_groups: int = 1000
+
+    @classmethod
+    def from_settings(cls, settings: Any) -> ClassifyConfig:
+        config = cls(
+            enabled=settings.getbool("SITESIFT_CLASSIFY_ENABLED", True),
+            group_reuse=settings.getbool("SITESIFT_CLASSIFY_GROUP_REUSE", True),
+            group_override=settings.getfloat("SITESIFT_CLASSIFY_GROUP_OVERRIDE", 0.9),
+            max_groups=settings.getint("SITESIFT_CLASSIFY_MAX_GROUPS", 1000),
+        )
+        if not 0.5 <= config.group_override <= 1.0:
+            raise ValueError("SITESIFT_CLASSIFY_GROUP_OVERRIDE must be within 0.5..1")
+        if config.max_groups < 1:
+            raise ValueError("SITESIFT_CLASSIFY_MAX_GROUPS must be positive")
+        return config
+
+
+def _visual_classifier() -> Any:
+    """``extractors.visual.classify_screenshot`` when that module exists."""
+    try:
+        from extractors.visual import classify_screenshot
+    except ImportError:
+        return None
+    return classify_screenshot
+
+
+def combine(dom: Classification, visual: tuple[PageType, float] | None) -> Classification:
+    """Average the two classifiers' list probabilities (other stays other)."""
+    if visual is None or dom.page_type is PageType.OTHER:
+        return dom
+    kind, conf = visual
+    if kind is PageType.OTHER:
+        return dom
+    p_visual = conf if kind is PageType.LIST else 1.0 - conf
+    p_list = (dom.list_probability + p_visual) / 2
+    page_type = PageType.LIST if p_list >= 0.5 else PageType.ARTICLE
+    confidence = p_list if page_type is PageType.LIST else 1.0 - p_list
+    return Classification(page_type, round(confidence, 3), dom.length_class, p_list)
+
+
+class ClassifyPipeline:
+    def __init__(self, crawler: Crawler, config: ClassifyConfig) -> None:
+        self.crawler = crawler
+        self.config = config
+        self.visual = _visual_classifier()
+        self.groups: OrderedDict[str, PageType] = OrderedDict()
+
+    @classmethod
+    def from_crawler(cls, crawler: Crawler) -> ClassifyPipeline:
+        config = ClassifyConfig.from_settings(crawler.settings)
+        if not config.enabled:
+            raise NotConfigured("SITESIFT_CLASSIFY_ENABLED is off")
+        return cls(crawler, config)
+
+    def process_item(self, item: PageItem, spider: Spider | None = None) -> PageItem:
+        if item.outcome is not Outcome.OK or item.document is None:
+            return item
+        try:
+            decision = combine(classify(item.document, item.url), self._visual(item))
+        except Exception as exc:  # never lose the page over a classification
+            log.warning("classify failed on %s: %s", item.url, exc)
+            self.crawler.stats.inc_value(f"sitesift/classify/failed/{type(exc).__name__}")
+            return item
+        page_type = self._with_group(item.url_group, decision)
+        item.page_type = str(page_type)
+        item.length_class = str(decision.length_class) if decision.length_class else None
+        item.confidence = decision.confidence
+        self.crawler.stats.inc_value(f"sitesift/classify/{page_type}")
+        return item
+
+    def _visual(self, item: PageItem) -> tuple[PageType, float] | None:
+        shot = item.screenshot or {}
+        if self.visual is None or not shot.get("path"):
+            return None
+        try:
+            return self.visual(Path(shot["path"]).read_bytes())
+        except Exception as exc:
+            log.debug("visual classifier failed on %s: %s", item.url, exc)
+            return None
+
+    def _with_group(self, group: str | None, decision: Classification) -> PageType:
+        """The group's page type, unless the DOM is sure of another."""
+        if not self.config.group_reuse or not group or decision.page_type is PageType.OTHER:
+            return decision.page_type
+        known = self.groups.get(group)
+        if known is None or decision.confidence >= self.config.group_override:
+            if known is None or decision.page_type is not known:
+                self.groups[group] = decision.page_type
+            self.groups.move_to_end(group)
+            while len(self.groups) > self.config.max_groups:
+                self.groups.popitem(last=False)
+            return decision.page_type
+        self.groups.move_to_end(group)
+        return known

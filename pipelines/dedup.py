@@ -1,0 +1,191 @@
+"""Exact and near-duplicate articles, linked to their original.
+
+Runs after extraction (600), before the store. For an item with cleaned
+text: the same text already stored under another URL makes it an exact
+duplicate; a MinHash estimate of Jaccard similarity at or above
+``SITESIFT_DEDUP_NEAR_THRESHOLD`` against an original found through LSH band
+keys makes it a near-duplicate (syndicated or lightly edited copies, Chinese
+included). Either way ``item.duplicate_of`` names the original; the store
+links it rather than storing the text twice. Nothing is dropped: the page
+row and the link are kept. Unchanged text at the same URL is left to the
+store, which then writes no new version.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections import defaultdict, deque
+from dataclasses import dataclass
+
+from scrapy import Spider
+from scrapy.crawler import Crawler
+from scrapy.exceptions import NotConfigured
+from sqlalchemy import Engine, select
+from sqlalchemy.exc import DBAPIError
+
+from crawler.items import Outcome, PageItem
+from extractors.minhash import (
+    MinHashParams,
+    band_keys,
+    jaccard,
+    normalize_text,
+    pack,
+    signature,
+    text_hash,
+    unpack,
+)
+
+from .schema import article_bands, articles, connect, error_line
+
+logger = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class DedupConfig:
+    db_url: str
+    # Estimated Jaccard similarity of word / CJK-character 3-shingles at or
+    # above which a text is a near-duplicate. 0.5 is the LSH curve's midpoint
+    # (extractors/minhash.py); light edits measure 0.8, unrelated texts 0.0-0.1.
+    near_threshold: float = 0.5
+    minhash: MinHashParams = MinHashParams()
+
+    @classmethod
+    def from_settings(cls, s) -> DedupConfig:  # noqa: ANN001 - scrapy Settings
+        threshold = s.getfloat("SITESIFT_DEDUP_NEAR_THRESHOLD", 0.5)
+        if not 0.0 < threshold <= 1.0:
+            raise ValueError(f"SITESIFT_DEDUP_NEAR_THRESHOLD must be in (0, 1], got {threshold}")
+        shingle = s.getint("SITESIFT_DEDUP_SHINGLE", MinHashParams.shingle)
+        return cls(s.get("SITESIFT_DB"), threshold, MinHashParams(shingle=shingle))
+
+
+class Index:
+    """This run's recent originals, for duplicates not yet flushed to the
+    database. Bounded: older entries are in the database by then (the store
+    flushes every ``SITESIFT_STORE_BATCH`` items)."""
+
+    def __init__(self, limit: int = 10_000) -> None:
+        self.limit = limit
+        self.by_hash: dict[str, str] = {}
+        self.by_key: dict[int, set[str]] = defaultdict(set)
+        self.signatures: dict[str, bytes] = {}
+        self._order: deque[tuple[str, str, tuple[int, ...]]] = deque()
+
+    def add(self, url: str, digest: str, sig: tuple[int, ...] | None, keys: list[int]) -> None:
+        self.by_hash.setdefault(digest, url)
+        if sig is not None:
+            self.signatures[url] = pack(sig)
+            for key in keys:
+                self.by_key[key].add(url)
+        self._order.append((url, digest, tuple(keys)))
+        while len(self._order) > self.limit:
+            self._evict(*self._order.popleft())
+
+    def _evict(self, url: str, digest: str, keys: tuple[int, ...]) -> None:
+        if self.by_hash.get(digest) == url:
+            del self.by_hash[digest]
+        self.signatures.pop(url, None)
+        for key in keys:
+            urls = self.by_key.get(key)
+            if urls is not None:
+                urls.discard(url)
+                if not urls:
+                    del self.by_key[key]
+
+    def candidates(self, url: str, keys: list[int]) -> dict[str, tuple[int, ...]]:
+        found = {}
+        for key in keys:
+            for other in self.by_key.get(key, ()):
+                if other != url and other in self.signatures:
+                    found[other] = unpack(self.signatures[other])
+        return found
+
+
+class DedupPipeline:
+    def __init__(self, crawler: Crawler, config: DedupConfig) -> None:
+        self.crawler = crawler
+        self.config = config
+        self.engine: Engine | None = None
+        self.index = Index()
+
+    @classmethod
+    def from_crawler(cls, crawler: Crawler) -> DedupPipeline:
+        if not crawler.settings.getbool("SITESIFT_DEDUP_ENABLED", True):
+            raise NotConfigured("SITESIFT_DEDUP_ENABLED is off")
+        return cls(crawler, DedupConfig.from_settings(crawler.settings))
+
+    def open_spider(self, spider: Spider | None = None) -> None:
+        self.engine = connect(self.config.db_url)
+
+    def close_spider(self, spider: Spider | None = None) -> None:
+        if self.engine is not None:
+            self.engine.dispose()
+
+    def process_item(self, item: PageItem, spider: Spider | None = None) -> PageItem:
+        if item.outcome is not Outcome.OK or not item.text or item.page_type == "list":
+            return item
+        if not normalize_text(item.text):
+            return item
+        original, kind = self.find_original(item.url, item.text)
+        if original:
+            item.duplicate_of = original
+            self.crawler.stats.inc_value(f"sitesift/dedup/{kind}")
+        return item
+
+    def find_original(self, url: str, text: str) -> tuple[str | None, str]:
+        """(the original's URL, "exact" | "near"), or (None, "") for an original."""
+        digest = text_hash(text)
+        sig = signature(text, self.config.minhash)
+        keys = band_keys(sig, self.config.minhash) if sig else []
+        original = self._exact(url, digest)
+        if original:
+            return original, "exact"
+        if sig is not None:
+            original = self._near(url, sig, keys)
+            if original:
+                return original, "near"
+        self.index.add(url, digest, sig, keys)
+        return None, ""
+
+    def _exact(self, url: str, digest: str) -> str | None:
+        seen = self.index.by_hash.get(digest)
+        if seen and seen != url:
+            return seen
+        query = (
+            select(articles.c.url)
+            .where(articles.c.text_hash == digest, articles.c.url != url)
+            .where(articles.c.duplicate_of.is_(None))
+            .order_by(articles.c.first_seen, articles.c.id)
+            .limit(1)
+        )
+        return self._db(lambda conn: conn.execute(query).scalar())
+
+    def _near(self, url: str, sig: tuple[int, ...], keys: list[int]) -> str | None:
+        candidates = self.index.candidates(url, keys)
+        query = (
+            select(articles.c.url, articles.c.minhash)
+            .join(article_bands, article_bands.c.url == articles.c.url)
+            .where(article_bands.c.key.in_(keys), articles.c.url != url)
+            .where(articles.c.duplicate_of.is_(None), articles.c.minhash.is_not(None))
+            .distinct()
+        )
+        rows = self._db(lambda conn: conn.execute(query).all()) or []
+        for other, blob in rows:
+            candidates.setdefault(other, unpack(blob))
+        best, score = None, 0.0
+        for other, their_sig in sorted(candidates.items()):
+            similarity = jaccard(sig, their_sig)
+            if similarity > score:
+                best, score = other, similarity
+        return best if score >= self.config.near_threshold else None
+
+    def _db(self, read):  # noqa: ANN001, ANN202
+        """Run a read; a database that went away only disables the lookup."""
+        if self.engine is None:
+            return None
+        try:
+            with self.engine.connect() as conn:
+                return read(conn)
+        except DBAPIError as exc:
+            self.crawler.stats.inc_value("sitesift/dedup/db_unavailable")
+            logger.warning("dedup lookup skipped, database unavailable: %s", error_line(exc))
+            return None

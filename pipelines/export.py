@@ -1,0 +1,204 @@
+"""Export stored articles from the database to JSONL, CSV or Markdown.
+
+Rows are streamed (``yield_per``: a server-side cursor on PostgreSQL), so
+memory stays flat however many articles there are. Markdown writes one file
+per article with the metadata as YAML front matter; file names are hashes
+of the URL under a sanitised site folder, never the raw URL.
+"""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import json
+import re
+import sys
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from typing import IO, Any
+
+from sqlalchemy import Engine, Select, and_, func, or_, select
+
+from .schema import articles, as_utc
+
+FORMATS = ("jsonl", "csv", "markdown")
+FIELDS = (
+    "url", "site", "url_group", "page_type", "language", "title", "author", "published",
+    "fetched_at", "first_seen", "changed_at", "version", "method", "confidence",
+    "duplicate_of", "similarity", "text",
+)  # fmt: skip
+_BATCH = 500
+_UNSAFE = re.compile(r"[^\w.-]+", re.UNICODE)
+
+
+@dataclass(frozen=True)
+class ExportFilter:
+    """Which articles to export; empty tuples mean all."""
+
+    sites: tuple[str, ...] = ()
+    languages: tuple[str, ...] = ()
+    page_types: tuple[str, ...] = ()
+    # URL groups, exactly or with ``*`` wildcards (``127.0.0.1:8001/news/*``).
+    url_groups: tuple[str, ...] = ()
+    since: datetime | None = None
+    until: datetime | None = None
+    date_field: str = "fetched"  # or "published"
+    include_duplicates: bool = False
+
+    def where(self) -> list[Any]:
+        clauses: list[Any] = []
+        if self.sites:
+            clauses.append(articles.c.site.in_(self.sites))
+        if self.languages:
+            clauses.append(articles.c.language.in_(self.languages))
+        if self.page_types:
+            clauses.append(articles.c.page_type.in_(self.page_types))
+        if self.url_groups:
+            clauses.append(
+                or_(*(articles.c.url_group.like(g.replace("*", "%")) for g in self.url_groups))
+            )
+        column = (
+            articles.c.published_at if self.date_field == "published" else articles.c.fetched_at
+        )
+        if self.since is not None:
+            clauses.append(column >= self.since)
+        if self.until is not None:
+            clauses.append(column < self.until)
+        if not self.include_duplicates:
+            clauses.append(articles.c.duplicate_of.is_(None))
+        return clauses
+
+
+def query(flt: ExportFilter) -> Select:
+    return select(*(articles.c[name] for name in FIELDS)).where(and_(True, *flt.where()))
+
+
+def count(engine: Engine, flt: ExportFilter) -> int:
+    with engine.connect() as conn:
+        return conn.execute(
+            select(func.count()).select_from(articles).where(and_(True, *flt.where()))
+        ).scalar_one()
+
+
+def iter_articles(engine: Engine, flt: ExportFilter) -> Iterator[dict[str, Any]]:
+    """Matching articles as dicts, oldest first, streamed."""
+    stmt = query(flt).order_by(articles.c.id)
+    with engine.connect() as conn:
+        result = conn.execution_options(yield_per=_BATCH).execute(stmt)
+        for row in result:
+            record = dict(row._mapping)
+            for name in ("fetched_at", "first_seen", "changed_at"):
+                value = as_utc(record[name])
+                record[name] = value.isoformat() if value else None
+            yield record
+
+
+# -- writers --------------------------------------------------------------------
+
+
+def write_jsonl(records: Iterator[dict[str, Any]], out: IO[str]) -> Iterator[None]:
+    for record in records:
+        out.write(json.dumps(record, ensure_ascii=False) + "\n")
+        yield
+
+
+def write_csv(records: Iterator[dict[str, Any]], out: IO[str]) -> Iterator[None]:
+    writer = csv.DictWriter(out, fieldnames=FIELDS, extrasaction="ignore")
+    writer.writeheader()
+    for record in records:
+        writer.writerow({k: "" if v is None else v for k, v in record.items()})
+        yield
+
+
+def markdown_path(root: Path, record: dict[str, Any]) -> Path:
+    """``<site>/<hash of the URL>.md``: stable, unique, safe on every OS."""
+    site = _UNSAFE.sub("_", record["site"] or "unknown").strip("._") or "unknown"
+    digest = hashlib.sha256(record["url"].encode("utf-8")).hexdigest()[:16]
+    return root / site / f"{digest}.md"
+
+
+def markdown_document(record: dict[str, Any]) -> str:
+    """Front matter (YAML; values JSON-quoted, which YAML reads) and the text."""
+    lines = ["---"]
+    for name in FIELDS:
+        if name != "text":
+            lines.append(f"{name}: {json.dumps(record.get(name), ensure_ascii=False)}")
+    lines.append("---")
+    title = record.get("title")
+    body = f"# {title}\n\n" if title else ""
+    body += (record.get("text") or "").strip() + "\n"
+    return "\n".join(lines) + "\n\n" + body
+
+
+def write_markdown(records: Iterator[dict[str, Any]], root: Path) -> Iterator[None]:
+    for record in records:
+        path = markdown_path(root, record)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(".md.part")
+        tmp.write_text(markdown_document(record), encoding="utf-8")
+        tmp.replace(path)
+        yield
+
+
+def read_markdown(path: Path) -> dict[str, Any]:
+    """The record of an exported Markdown file (for round trips)."""
+    raw = path.read_text(encoding="utf-8")
+    _, head, body = raw.split("---\n", 2)
+    record: dict[str, Any] = {}
+    for line in head.splitlines():
+        name, _, value = line.partition(": ")
+        record[name] = json.loads(value)
+    body = body.lstrip("\n")
+    if record.get("title") and body.startswith(f"# {record['title']}\n\n"):
+        body = body[len(record["title"]) + 4 :]
+    record["text"] = body.rstrip("\n") or None
+    return record
+
+
+# -- the command ------------------------------------------------------------------
+
+
+def export(
+    engine: Engine,
+    fmt: str,
+    output: str,
+    flt: ExportFilter = ExportFilter(),
+    progress: Callable[[int, int], None] | None = None,
+) -> int:
+    """Write every matching article to ``output``; returns how many."""
+    if fmt not in FORMATS:
+        raise ValueError(f"unknown format {fmt!r}; choose from {', '.join(FORMATS)}")
+    total = count(engine, flt)
+    records = iter_articles(engine, flt)
+    done = 0
+    if fmt == "markdown":
+        steps = write_markdown(records, Path(output))
+        done = _drive(steps, total, progress)
+    elif output == "-":
+        done = _drive(_writer(fmt)(records, sys.stdout), total, progress)
+    else:
+        target = Path(output)
+        tmp = target.with_name(target.name + ".part")
+        with tmp.open("w", encoding="utf-8", newline="") as out:
+            done = _drive(_writer(fmt)(records, out), total, progress)
+        tmp.replace(target)  # a reader never sees half an export
+    return done
+
+
+def _writer(fmt: str) -> Callable[[Iterator[dict[str, Any]], IO[str]], Iterator[None]]:
+    return write_jsonl if fmt == "jsonl" else write_csv
+
+
+def _drive(steps: Iterator[None], total: int, progress: Callable[[int, int], None] | None) -> int:
+    done, last = 0, time.monotonic()
+    for _ in steps:
+        done += 1
+        if progress and time.monotonic() - last >= 1.0:
+            progress(done, total)
+            last = time.monotonic()
+    if progress:
+        progress(done, total)
+    return done

@@ -1,0 +1,79 @@
+"""Database fixtures shared by the storage tests: a real SQLite file and a
+fresh schema in the real PostgreSQL (skipped with a reason when no server is
+reachable, unless under CI where it must run)."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import uuid
+from pathlib import Path
+
+import pytest
+from sqlalchemy import text
+
+from pipelines.schema import DatabaseError, connect
+
+PG_URL = os.environ.get("SITESIFT_TEST_PG", "postgresql+psycopg://postgres@127.0.0.1:5432/test")
+
+
+def pg_schema_url(request: pytest.FixtureRequest) -> str:
+    """A PostgreSQL URL whose search_path is a new schema dropped after the test."""
+    try:
+        engine = connect(PG_URL, create=False)
+    except DatabaseError as exc:
+        if os.environ.get("CI"):
+            raise
+        pytest.skip(f"PostgreSQL not reachable: {exc}")
+    schema = f"t_{uuid.uuid4().hex[:8]}"
+    with engine.begin() as conn:
+        conn.execute(text(f'CREATE SCHEMA "{schema}"'))
+    engine.dispose()
+
+    def drop() -> None:
+        engine = connect(PG_URL, create=False)
+        with engine.begin() as conn:
+            conn.execute(text(f'DROP SCHEMA "{schema}" CASCADE'))
+        engine.dispose()
+
+    request.addfinalizer(drop)
+    return f"{PG_URL}?options=-csearch_path%3D{schema}"
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def db_url(request: pytest.FixtureRequest, tmp_path) -> str:
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'store.db'}"
+    return pg_schema_url(request)
+
+
+# -- stopping and starting the real server ----------------------------------------
+
+PG_CLUSTER = ("15", "main")
+
+
+def _pg(action: str) -> None:
+    proc = subprocess.run(["pg_ctlcluster", "--skip-systemctl-redirect", *PG_CLUSTER, action],
+                          capture_output=True, text=True, timeout=60)  # fmt: skip
+    if proc.returncode and "already running" not in proc.stderr + proc.stdout:
+        raise RuntimeError(f"pg_ctlcluster {action} failed: {proc.stderr.strip()}")
+
+
+def pg_stop() -> None:
+    _pg("stop")
+
+
+def pg_start() -> None:
+    _pg("start")
+
+
+@pytest.fixture
+def pg_restartable(request: pytest.FixtureRequest) -> str:
+    """A fresh PostgreSQL schema on a cluster the test may stop; it is running
+    again after the test whatever happens."""
+    if not shutil.which("pg_ctlcluster") or not Path("/etc/postgresql/15/main").is_dir():
+        pytest.skip("no local PostgreSQL cluster 15/main to stop and start")
+    url = pg_schema_url(request)
+    request.addfinalizer(pg_start)
+    return url

@@ -1,0 +1,152 @@
+"""Export: JSONL, CSV and Markdown round trips, filters, and the command."""
+
+from __future__ import annotations
+
+import csv
+import json
+import subprocess
+import sys
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+from scrapy import Spider
+from scrapy.utils.test import get_crawler
+
+from crawler.items import PageItem
+from pipelines.dedup import DedupPipeline
+from pipelines.export import ExportFilter, export, iter_articles, markdown_path, read_markdown
+from pipelines.schema import connect
+from pipelines.store import StorePipeline
+from tests.dbtools import db_url  # noqa: F401 - fixture
+
+A = 'Line one.\n\nLine, "two".'
+TEXTS = {
+    "http://en.test/news/2024/a.html": ("en.test", "en", "2024-03-01", A),
+    "http://en.test/news/2024/b.html": ("en.test", "en", "2024-06-01", "Another story: here."),
+    "http://zh.test/world/c.html": (
+        "zh.test",
+        "zh",
+        "2024-05-01",
+        "市政府周二宣布新开公交线路。\n第二段。",
+    ),
+    "http://en.test/copy.html": ("en.test", "en", None, A),
+}
+
+
+def _fill(url: str) -> None:
+    crawler = get_crawler(Spider, {"SITESIFT_DB": url, "SITESIFT_STORE_BATCH": 10})
+    crawler.spider = Spider(name="site")
+    dedup, store = DedupPipeline.from_crawler(crawler), StorePipeline.from_crawler(crawler)
+    store.flush_seconds = 0
+    store.open_spider(crawler.spider)
+    dedup.open_spider(crawler.spider)
+    for page, (site, lang, published, text) in TEXTS.items():
+        group = site + "/" + page.split("/", 3)[3].split("/")[0] + "/{n}"
+        item = PageItem(url=page, site=site, status=200, html="<p>x</p>", text=text,
+                        title=f"Title of {page.rsplit('/', 1)[-1]}", language=lang,
+                        published=published, page_type="article", url_group=group,
+                        fetched_at=datetime(2024, 7, 1, tzinfo=UTC).isoformat())  # fmt: skip
+        store.process_item(dedup.process_item(item))
+    store.close_spider()
+
+
+@pytest.fixture
+def filled(db_url: str) -> str:  # noqa: F811
+    _fill(db_url)
+    return db_url
+
+
+def _urls(url: str, **kw: object) -> set[str]:
+    engine = connect(url)
+    try:
+        return {r["url"] for r in iter_articles(engine, ExportFilter(**kw))}
+    finally:
+        engine.dispose()
+
+
+def test_filters(filled: str) -> None:
+    originals = set(TEXTS) - {"http://en.test/copy.html"}
+    assert _urls(filled) == originals  # duplicates are left out by default
+    assert "http://en.test/copy.html" in _urls(filled, include_duplicates=True)
+    assert _urls(filled, sites=("zh.test",)) == {"http://zh.test/world/c.html"}
+    assert _urls(filled, languages=("en",)) == originals - {"http://zh.test/world/c.html"}
+    assert _urls(filled, url_groups=("en.test/news*",)) == {
+        "http://en.test/news/2024/a.html",
+        "http://en.test/news/2024/b.html",
+    }
+    may = datetime(2024, 5, 1, tzinfo=UTC)
+    assert _urls(filled, since=may, date_field="published") == {
+        "http://en.test/news/2024/b.html",
+        "http://zh.test/world/c.html",
+    }
+    assert _urls(filled, until=may, date_field="published") == {"http://en.test/news/2024/a.html"}
+    assert _urls(filled, since=datetime(2024, 8, 1, tzinfo=UTC)) == set()  # fetched 2024-07-01
+
+
+@pytest.mark.parametrize("fmt", ["jsonl", "csv", "markdown"])
+def test_round_trip(filled: str, tmp_path: Path, fmt: str) -> None:
+    engine = connect(filled)
+    out = tmp_path / ("md" if fmt == "markdown" else f"out.{fmt}")
+    assert export(engine, fmt, str(out), ExportFilter(include_duplicates=True)) == len(TEXTS)
+    expected = {r["url"]: r for r in iter_articles(engine, ExportFilter(include_duplicates=True))}
+    engine.dispose()
+    if fmt == "jsonl":
+        got = [json.loads(line) for line in out.read_text("utf-8").splitlines()]
+    elif fmt == "csv":
+        with out.open(encoding="utf-8", newline="") as fh:
+            got = list(csv.DictReader(fh))
+    else:
+        files = sorted(out.rglob("*.md"))
+        assert all("http" not in str(f.relative_to(out)) for f in files)  # never raw URLs
+        got = [read_markdown(f) for f in files]
+        assert {f for f in files} == {markdown_path(out, r) for r in expected.values()}
+    assert len(got) == len(TEXTS)
+    for record in got:
+        want = expected[record["url"]]
+        assert (record["text"] or None) == want["text"]
+        assert record["title"] == want["title"]
+        assert (record["published"] or None) == want["published"]
+        assert (record["duplicate_of"] or None) == want["duplicate_of"]
+
+
+def test_export_command(filled: str, tmp_path: Path) -> None:
+    out = tmp_path / "zh.jsonl"
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "crawler.cli",
+            "export",
+            "--db",
+            filled,
+            "--output",
+            str(out),
+            "--language",
+            "zh",
+        ],  # fmt: skip
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert "exported 1/1" in proc.stderr
+    rows = [json.loads(line) for line in out.read_text("utf-8").splitlines()]
+    assert [r["url"] for r in rows] == ["http://zh.test/world/c.html"]
+    assert rows[0]["text"].startswith("市政府")
+
+
+def test_export_command_errors(tmp_path: Path) -> None:
+    def run(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, "-m", "crawler.cli", "export", *args],
+                              capture_output=True, text=True, timeout=60)  # fmt: skip
+
+    proc = run("--db", f"sqlite:///{tmp_path / 'none.db'}", "-o", str(tmp_path / "x.jsonl"))
+    assert proc.returncode == 2 and "no database" in proc.stderr
+    assert "Traceback" not in proc.stderr
+    db = f"sqlite:///{tmp_path / 'd.db'}"
+    connect(db).dispose()
+    proc = run("--db", db, "-o", str(tmp_path / "x.jsonl"), "--since", "yesterday")
+    assert proc.returncode == 2 and "--since takes a date" in proc.stderr
+    proc = run("--db", db, "-o", str(tmp_path / "missing" / "x.jsonl"))
+    assert proc.returncode == 2 and "does not exist" in proc.stderr

@@ -1,0 +1,210 @@
+"""Resume and recrawl against the demo web over real HTTP, in subprocesses.
+
+A crawl killed with SIGKILL mid-way and restarted with ``--resume`` ends with
+the same pages as an uninterrupted crawl, without refetching a page it had
+stored and without duplicates. A second crawl of an unchanged site sends the
+stored validators and reprocesses nothing.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from sqlalchemy import func, select
+
+from demo.server import DemoWeb
+from pipelines.schema import connect, crawl_runs, pages
+from tests.dbtools import pg_restartable, pg_start, pg_stop  # noqa: F401 - fixture
+
+# The demo's robots.txt asks for 0.2 s between requests: capped to 0 here.
+FAST = ["-s", "AUTOTHROTTLE_START_DELAY=0", "-s", "SITESIFT_SCREENSHOTS=none",
+        "-s", "SITESIFT_PROGRESS_INTERVAL=0", "-s", "SITESIFT_CRAWL_DELAY_CAP=0"]  # fmt: skip
+
+
+def crawl_cmd(sites: Path, db: Path, *extra: str) -> list[str]:
+    return [sys.executable, "-m", "crawler.cli", "crawl", str(sites), "--db", f"sqlite:///{db}",
+            *FAST, *extra]  # fmt: skip
+
+
+def rows(db: Path) -> dict[str, tuple]:
+    conn = sqlite3.connect(db)
+    try:
+        return {
+            url: (outcome, fetch_count, content_hash)
+            for url, outcome, fetch_count, content_hash in conn.execute(
+                "select url, outcome, fetch_count, content_hash from pages"
+            )
+        }
+    finally:
+        conn.close()
+
+
+def count_ok(db: Path) -> int:
+    if not db.exists():
+        return 0
+    conn = sqlite3.connect(db)
+    try:
+        return conn.execute("select count(*) from pages where outcome = 'ok'").fetchone()[0]
+    except sqlite3.OperationalError:
+        return 0
+    finally:
+        conn.close()
+
+
+@pytest.fixture(scope="module")
+def web() -> DemoWeb:
+    with DemoWeb(sites=("en", "zh")) as web:
+        yield web
+
+
+@pytest.fixture(scope="module")
+def full(web: DemoWeb, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """An uninterrupted crawl of the demo web: the reference."""
+    tmp = tmp_path_factory.mktemp("full")
+    db = tmp / "full.db"
+    sites = web.write_site_list(tmp / "sites.txt")
+    cmd = crawl_cmd(sites, db, "-s", "DOWNLOAD_DELAY=0")
+    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    return db
+
+
+def _page_paths(web: DemoWeb, since: int) -> list[str]:
+    with web._lock:
+        recent = web.requests[since:]
+    aux = ("/robots.txt", "sitemap", "feed", ".xml", "rss", "atom")
+    return [f"{web.urls[s].rstrip('/')}{p}" for s, p in recent if not any(a in p for a in aux)]
+
+
+def test_killed_crawl_resumes_to_the_same_result(web: DemoWeb, full: Path, tmp_path: Path) -> None:
+    sites = web.write_site_list(tmp_path / "sites.txt")
+    resumed = tmp_path / "resumed.db"
+    expected = rows(full)
+    assert len(expected) > 30
+
+    # Slow enough to be killed mid-way: small batches, a delay per request.
+    slow = crawl_cmd(sites, resumed, "-s", "DOWNLOAD_DELAY=0.15", "-s", "SITESIFT_STORE_BATCH=3",
+                     "-s", "SITESIFT_STORE_FLUSH_SECONDS=0.5")  # fmt: skip
+    child = subprocess.Popen(slow, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 120
+    while count_ok(resumed) < len(expected) // 3 and time.monotonic() < deadline:
+        assert child.poll() is None, "the crawl ended before it could be killed"
+        time.sleep(0.1)
+    os.kill(child.pid, signal.SIGKILL)
+    child.wait(timeout=30)
+    stored_before = {u for u, (outcome, *_) in rows(resumed).items() if outcome == "ok"}
+    assert 0 < len(stored_before) < len(expected)
+
+    mark = len(web.requests)
+    proc = subprocess.run(crawl_cmd(sites, resumed, "--resume", "-s", "DOWNLOAD_DELAY=0"),
+                          capture_output=True, text=True, timeout=300)  # fmt: skip
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    refetched = set(_page_paths(web, mark)) & stored_before
+    assert not refetched, f"stored pages fetched again: {sorted(refetched)[:5]}"
+    got = rows(resumed)
+    assert set(got) == set(expected), (set(expected) - set(got), set(got) - set(expected))
+    for url, (outcome, fetch_count, content_hash) in got.items():
+        assert outcome == expected[url][0], url
+        assert content_hash == expected[url][2], url
+        assert fetch_count == 1, f"{url} stored {fetch_count} times"
+    conn = sqlite3.connect(resumed)
+    query = "select id, finish_reason, resumed_runs from crawl_runs order by id"
+    runs = conn.execute(query).fetchall()
+    conn.close()
+    assert runs[0][1].startswith("interrupted; resumed by run 2")
+    assert runs[1][1] == "finished" and runs[1][2] == "[1]"
+
+
+def test_recrawl_of_an_unchanged_site_reprocesses_nothing(
+    web: DemoWeb, full: Path, tmp_path: Path
+) -> None:
+    db = tmp_path / "re.db"
+    shutil.copy(full, db)
+    sites = full.parent / "sites.txt"  # the same site list file: the same crawl
+    cmd = crawl_cmd(sites, db, "-s", "DOWNLOAD_DELAY=0", "-s", "SITESIFT_REVISIT=false")
+    first = rows(db)
+    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    second = rows(db)
+    assert set(second) == set(first)
+    ok = [u for u, (outcome, *_) in first.items() if outcome == "ok"]
+    assert all(second[u][0] == "ok" and second[u][1] == 2 for u in ok)  # refetched, still good
+    conn = sqlite3.connect(db)
+    reasons = dict(conn.execute("select url, reason from pages where outcome = 'ok'").fetchall())
+    counts = conn.execute("select counts from crawl_runs order by id desc").fetchone()[0]
+    conn.close()
+    assert all(reasons[u] == "not modified" for u in ok)
+    assert '"sitesift/pages/unchanged"' in counts
+
+
+def test_revisit_interval_skips_fresh_pages_but_finds_new_ones(
+    web: DemoWeb, full: Path, tmp_path: Path
+) -> None:
+    db = tmp_path / "rv.db"
+    shutil.copy(full, db)
+    starts = set(web.urls.values())
+    fresh = sorted(u for u, (outcome, *_) in rows(full).items() if outcome == "ok")
+    unknown = {u for u in fresh[::3] if u not in starts}  # pages the database never saw
+    conn = sqlite3.connect(db)
+    conn.executemany("delete from pages where url = ?", [(u,) for u in unknown])
+    conn.commit()
+    conn.close()
+    mark = len(web.requests)
+    cmd = crawl_cmd(full.parent / "sites.txt", db, "-s", "DOWNLOAD_DELAY=0")
+    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    fetched = set(_page_paths(web, mark))
+    assert not (fetched & set(fresh)) - starts - unknown  # fresh pages: not due, not fetched
+    assert unknown <= fetched  # found again through the stored pages' links
+    assert set(rows(db)) == set(rows(full))
+
+
+def test_database_outage_mid_crawl_loses_nothing(
+    web: DemoWeb,
+    full: Path,
+    pg_restartable: str,  # noqa: F811
+    tmp_path: Path,
+) -> None:
+    """PostgreSQL stops for a few seconds in the middle of a real crawl: the
+    batches it refused are spooled and replayed; the run says so."""
+    spool = tmp_path / "spool"
+    cmd = [sys.executable, "-m", "crawler.cli", "crawl", str(full.parent / "sites.txt"),
+           "--db", pg_restartable, *FAST, "-s", "DOWNLOAD_DELAY=0.25",
+           "-s", "SITESIFT_STORE_BATCH=3", "-s", "SITESIFT_STORE_RETRIES=1",
+           "-s", "SITESIFT_STORE_BACKOFF=0.2", "-s", f"SITESIFT_SPOOL_DIR={spool}"]  # fmt: skip
+    engine = connect(pg_restartable)
+    child = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        with engine.connect() as conn:
+            if conn.execute(select(func.count()).select_from(pages)).scalar_one() >= 10:
+                break
+        time.sleep(0.1)
+    engine.dispose()
+    pg_stop()
+    try:
+        time.sleep(3)
+        assert child.poll() is None, "the crawl ended while the database was down"
+    finally:
+        pg_start()
+    _, stderr = child.communicate(timeout=300)
+    assert child.returncode == 0, stderr[-2000:]
+    engine = connect(pg_restartable)
+    with engine.connect() as conn:
+        stored = {r.url: r.outcome for r in conn.execute(select(pages.c.url, pages.c.outcome))}
+        counts = conn.execute(select(crawl_runs.c.counts)).scalar_one()
+    engine.dispose()
+    (tmp_path / "crawl.log").write_text(stderr)
+    assert stored == {u: outcome for u, (outcome, *_) in rows(full).items()}
+    assert counts.get("sitesift/spool/spooled", 0) > 0
+    assert counts["sitesift/spool/replayed"] == counts["sitesift/spool/spooled"]
+    assert "spooled" in stderr
+    assert not list(spool.glob("*.jsonl"))
