@@ -84,6 +84,11 @@ def cmd_crawl(args: argparse.Namespace) -> int:
         connect(settings.get("SITESIFT_DB")).dispose()
     except DatabaseError as exc:
         raise CLIError(str(exc)) from None
+    if args.workers or args.redis:
+        redis_url = args.redis or settings.get("SITESIFT_WORKERS_REDIS")
+        crawl_id = _join_redis_crawl(settings, redis_url, args)
+        if args.workers:
+            return _run_workers(args, redis_url, crawl_id)
     outputs = args.output or args.overwrite_output
     if outputs:
         for path in outputs:
@@ -147,6 +152,16 @@ def cmd_extract(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a whole number of at least 1, got {text!r}")
+    return value
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="sitesift",
@@ -196,6 +211,22 @@ def build_parser() -> argparse.ArgumentParser:
         "are not fetched again",
     )
     crawl.add_argument("--max-pages", type=int, help="pages per site (default 1000)")
+    crawl.add_argument(
+        "--redis",
+        metavar="URL",
+        help="join a crawl shared through this Redis (scrapy-redis): run the same "
+        "command on any number of machines; each URL is fetched once",
+    )
+    crawl.add_argument(
+        "--workers",
+        type=_positive_int,
+        metavar="N",
+        help="start N local worker processes of one shared crawl "
+        "(Redis: --redis, default redis://127.0.0.1:6379/0)",
+    )
+    crawl.add_argument(
+        "--crawl-id", help="name of the shared crawl (default: a hash of the site list)"
+    )
     crawl.add_argument("--depth", type=int, help="link hops from the start URL (default 10)")
     crawl.set_defaults(func=cmd_crawl)
 
@@ -222,9 +253,56 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _join_redis_crawl(settings, redis_url: str, args: argparse.Namespace) -> str:  # noqa: ANN001
+    """Make this process a worker of the crawl shared through ``redis_url``."""
+    import redis
+
+    from crawler.distributed import crawl_id_for, redis_settings
+
+    if args.jobdir:
+        raise CLIError("--jobdir and --redis do not mix: a distributed crawl's state is in Redis")
+    try:
+        redis.Redis.from_url(redis_url, socket_connect_timeout=5).ping()
+    except (redis.RedisError, ValueError) as exc:
+        raise CLIError(f"cannot reach Redis at {redis_url}: {exc}") from None
+    crawl_id = args.crawl_id or crawl_id_for(args.sites)
+    for name, value in redis_settings(redis_url, crawl_id).items():
+        settings.set(name, value, priority="cmdline")
+    return crawl_id
+
+
+def _run_workers(args: argparse.Namespace, redis_url: str, crawl_id: str) -> int:
+    """``--workers N``: N worker processes of one crawl on this machine."""
+    import signal
+    import subprocess
+
+    argv, skip = [], False
+    for arg in args.argv:
+        if skip:
+            skip = False
+        elif arg == "--workers":
+            skip = True
+        elif not arg.startswith("--workers="):
+            argv.append(arg)
+    argv += ["--redis", redis_url, "--crawl-id", crawl_id]
+    command = [sys.executable, "-m", "crawler.cli", *argv]
+    print(f"sitesift: {args.workers} workers on crawl {crawl_id} ({redis_url})", file=sys.stderr)
+    children = [subprocess.Popen(command) for _ in range(args.workers)]
+    try:
+        codes = [child.wait() for child in children]
+    except KeyboardInterrupt:
+        for child in children:
+            child.send_signal(signal.SIGINT)
+        codes = [child.wait() for child in children]
+    print(f"sitesift: workers exited with {codes}", file=sys.stderr)
+    return max(codes)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
+    raw = list(sys.argv[1:] if argv is None else argv)
+    args = parser.parse_args(raw)
+    args.argv = raw
     if not getattr(args, "func", None):
         parser.print_help()
         return EXIT_USAGE

@@ -120,6 +120,8 @@ def cmd_status(args: argparse.Namespace) -> int:
     from pipelines.schema import articles, crawl_runs, pages
     from pipelines.spool import Spool
 
+    if args.redis:
+        return _redis_status(args.redis)
     engine, url = open_db(args.db)
     with engine.connect() as conn:
         outcomes = conn.execute(
@@ -149,6 +151,29 @@ def cmd_status(args: argparse.Namespace) -> int:
     if spool.pending():
         print(f"spool: {spool.pending()} item(s) waiting in {args.spool_dir}")
     engine.dispose()
+    return EXIT_OK
+
+
+def _redis_status(redis_url: str) -> int:
+    """The distributed crawls in a Redis: frontier, workers, errors."""
+    import redis
+
+    from crawler.distributed import crawl_status
+
+    try:
+        report = crawl_status(redis_url)
+    except (redis.RedisError, ValueError) as exc:
+        raise CLIError(f"cannot reach Redis at {redis_url}: {exc}") from None
+    if not report:
+        print(f"no sitesift crawl in {redis_url}")
+    for crawl in report:
+        state = "finished" if crawl["finished"] else "running"
+        print(f"crawl {crawl['crawl']} ({state}): {crawl['queued']} request(s) queued, "
+              f"{crawl['seen']} URL(s) seen")  # fmt: skip
+        for w in crawl["workers"]:
+            print(f"  {w['worker']:<32} {'alive' if w['alive'] else 'gone ':<5} "
+                  f"fetched {w.get('fetched', 0):>6}  stored {w.get('stored', 0):>6}  "
+                  f"failed {w.get('failed', 0):>5}  in flight {w['inflight']:>3}")  # fmt: skip
     return EXIT_OK
 
 
@@ -246,6 +271,9 @@ def add_data_commands(sub: Any) -> None:  # noqa: ANN401 - argparse's private su
     status = sub.add_parser("status", help="what the database holds")
     _db_flag(status)
     status.add_argument("--spool-dir", default="sitesift-spool")
+    status.add_argument(
+        "--redis", metavar="URL", help="show the distributed crawls in this Redis instead"
+    )
     status.set_defaults(func=cmd_status)
 
     schedule = sub.add_parser("schedule", help="recurring crawls kept in the database")

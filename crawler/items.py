@@ -6,6 +6,10 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
+# Sent by the store pipeline with ``urls=[...]`` (requested URLs) once their
+# pages are committed or spooled: the distributed scheduler stops tracking them.
+pages_stored = object()
+
 
 class Outcome(StrEnum):
     """How a fetch ended. Only ``OK`` pages go through extraction."""

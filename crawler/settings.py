@@ -140,6 +140,14 @@ SITESIFT_JOB = ""  # the scheduled job that launched this crawl (set by the sche
 SITESIFT_SCHEDULER_TICK = 5.0  # seconds between the scheduler's looks at due jobs
 SITESIFT_SCHEDULER_LEASE = 60.0  # a running job's lease, renewed every tick
 
+# -- distributed crawl (crawler/distributed.py; `sitesift crawl --redis URL`) ------------
+SITESIFT_REDIS_URL = ""  # set: this process is one worker of a crawl shared through Redis
+SITESIFT_CRAWL_ID = ""  # the shared crawl's id; by default a hash of the site list
+SITESIFT_WORKERS_REDIS = "redis://127.0.0.1:6379/0"  # `--workers N` without --redis
+# A worker silent this long is dead: its in-flight requests go back to the queue.
+# Generous: a worker's reactor may be busy extracting a large page for a while.
+SITESIFT_WORKER_TIMEOUT = 30.0
+
 # -- screenshots (crawler/middlewares/screenshot.py) ------------------------------
 # Which pages go through the browser: none | group (the first PER_GROUP pages
 # of each URL pattern; pages of one group share a template) | all. A site's
@@ -186,6 +194,8 @@ PLAYWRIGHT_ABORT_REQUEST = "crawler.middlewares.screenshot.abort_request"
 DOWNLOADER_MIDDLEWARES = globals().get("DOWNLOADER_MIDDLEWARES", {}) | {
     # Close to the downloader: it sees the browser's response first.
     "crawler.middlewares.screenshot.ScreenshotMiddleware": 950,
+    # Distributed crawls only: all workers together keep to a site's delay.
+    "crawler.distributed.SharedPoliteness": 590,
 }
 SPIDER_MIDDLEWARES = globals().get("SPIDER_MIDDLEWARES", {}) | {
     "crawler.middlewares.screenshot.ScreenshotItems": 950,

@@ -15,6 +15,7 @@ from scrapy import Spider
 from scrapy.crawler import Crawler
 from scrapy.exceptions import NotConfigured
 
+from crawler.distributed import shared_state
 from crawler.items import Outcome, PageItem
 from extractors.classify import Classification, classify
 from extractors.result import PageType
@@ -74,6 +75,8 @@ class ClassifyPipeline:
         self.config = config
         self.visual = _visual_classifier()
         self.groups: OrderedDict[str, PageType] = OrderedDict()
+        # A distributed crawl keeps the group decisions in Redis, for every worker.
+        self.shared = shared_state(crawler.settings)
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> ClassifyPipeline:
@@ -112,13 +115,27 @@ class ClassifyPipeline:
         """The group's page type, unless the DOM is sure of another."""
         if not self.config.group_reuse or not group or decision.page_type is PageType.OTHER:
             return decision.page_type
-        known = self.groups.get(group)
+        known = self._known(group)
         if known is None or decision.confidence >= self.config.group_override:
             if known is None or decision.page_type is not known:
-                self.groups[group] = decision.page_type
-            self.groups.move_to_end(group)
-            while len(self.groups) > self.config.max_groups:
-                self.groups.popitem(last=False)
+                self._remember(group, decision.page_type)
             return decision.page_type
-        self.groups.move_to_end(group)
         return known
+
+    def _known(self, group: str) -> PageType | None:
+        if self.shared is not None:
+            value = self.shared.get("pagetype", group)
+            return PageType(value) if value else None
+        known = self.groups.get(group)
+        if known is not None:
+            self.groups.move_to_end(group)
+        return known
+
+    def _remember(self, group: str, page_type: PageType) -> None:
+        if self.shared is not None:
+            self.shared.put("pagetype", group, str(page_type))
+            return
+        self.groups[group] = page_type
+        self.groups.move_to_end(group)
+        while len(self.groups) > self.config.max_groups:
+            self.groups.popitem(last=False)

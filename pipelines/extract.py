@@ -13,6 +13,7 @@ from scrapy import Spider
 from scrapy.crawler import Crawler
 from scrapy.exceptions import NotConfigured
 
+from crawler.distributed import SharedReferences, shared_state
 from crawler.items import Outcome, PageItem
 from extractors import METHODS, extract
 from extractors.classify import Classification
@@ -110,7 +111,13 @@ class ExtractPipeline:
     def __init__(self, crawler: Crawler, config: ExtractConfig) -> None:
         self.crawler = crawler
         self.config = config
-        self.references = ReferenceCache(config.references, config.max_groups)
+        # A distributed crawl keeps each group's reference pages in Redis.
+        shared = shared_state(crawler.settings)
+        self.references: ReferenceCache | SharedReferences = (
+            ReferenceCache(config.references, config.max_groups)
+            if shared is None
+            else SharedReferences(shared, config.references)
+        )
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> ExtractPipeline:

@@ -292,13 +292,17 @@ def _v1_to_v2(conn: Connection) -> None:
 MIGRATIONS: dict[int, Callable[[Connection], None]] = {1: _v1_to_v2}
 
 
+_MIGRATION_LOCK = 0x51735173  # pg_advisory_xact_lock key of schema migrations
+
+
 def migrate(engine: Engine) -> int:
     """Bring the schema to :data:`SCHEMA_VERSION`; returns the version found."""
-    metadata.create_all(engine)
     with engine.begin() as conn:
-        query = select(schema_info.c.version).where(schema_info.c.id == 1)
         if engine.dialect.name == "postgresql":
-            query = query.with_for_update()  # one migrator at a time
+            # Workers starting together: one creates and migrates, the others wait.
+            conn.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": _MIGRATION_LOCK})
+        metadata.create_all(conn)
+        query = select(schema_info.c.version).where(schema_info.c.id == 1)
         found = conn.execute(query).scalar()
         if found is None:
             conn.execute(insert(schema_info).values(id=1, version=SCHEMA_VERSION))

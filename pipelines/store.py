@@ -26,7 +26,7 @@ from sqlalchemy import Engine, insert, update
 from sqlalchemy.exc import DBAPIError
 from twisted.internet.task import LoopingCall
 
-from crawler.items import Outcome, PageItem
+from crawler.items import Outcome, PageItem, pages_stored
 
 from .history import interrupted_runs
 from .schema import connect, crawl_runs, dialect_insert, error_line, sites, utcnow
@@ -91,6 +91,9 @@ class StorePipeline:
     def from_crawler(cls, crawler: Crawler) -> StorePipeline:
         pipe = cls(crawler, StoreConfig.from_settings(crawler.settings))
         crawler.signals.connect(pipe.spider_closed, signal=signals.spider_closed)
+        # Nothing waits in the buffer while the crawl idles (or a worker of a
+        # distributed crawl decides whether the frontier is empty).
+        crawler.signals.connect(pipe.flush, signal=signals.spider_idle)
         return pipe
 
     # kept for callers that set these directly (tests)
@@ -278,10 +281,15 @@ class StorePipeline:
             counts = write_batch(conn, records, self.run_id, self.config.revisit)
         for key, value in counts.items():
             self.crawler.stats.inc_value(f"sitesift/articles/{key}", value)
+        self._stored(records)
+
+    def _stored(self, records: list[dict[str, Any]]) -> None:
+        self.crawler.signals.send_catch_log(pages_stored, urls=[r["url"] for r in records])
 
     def _to_spool(self, records: list[dict[str, Any]]) -> None:
         path = self.spool.write(records)
         self.crawler.stats.inc_value("sitesift/spool/spooled", len(records))
+        self._stored(records)
         logger.warning("spooled %d item(s) to %s", len(records), path)
 
     def replay_spool(self) -> bool:

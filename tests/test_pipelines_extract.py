@@ -6,6 +6,7 @@ ground truth; list pages carry their records. Plus the pipelines' parts
 from __future__ import annotations
 
 import json
+import os
 import re
 import subprocess
 import sys
@@ -176,12 +177,31 @@ def test_screenshot_decision_is_averaged_with_the_dom() -> None:
     assert combine(dom, (PageType.ARTICLE, 0.9)).page_type is PageType.ARTICLE
 
 
-def test_group_decision_is_reused_unless_the_dom_is_sure() -> None:
-    pipeline = ClassifyPipeline.__new__(ClassifyPipeline)
-    pipeline.config = ClassifyConfig(group_override=0.9)
+@pytest.mark.parametrize("where", ["memory", "redis"])
+def test_group_decision_is_reused_unless_the_dom_is_sure(where: str) -> None:
     from collections import OrderedDict
 
+    pipeline = ClassifyPipeline.__new__(ClassifyPipeline)
+    pipeline.config = ClassifyConfig(group_override=0.9)
     pipeline.groups = OrderedDict()
+    pipeline.shared = None
+    if where == "redis":  # a distributed crawl: the decision is shared by every worker
+        import uuid
+
+        import redis
+
+        from crawler.distributed import Keys, SharedState
+
+        server = redis.Redis.from_url("redis://127.0.0.1:6379/15")
+        try:
+            server.ping()
+        except redis.RedisError as exc:
+            if os.environ.get("CI"):
+                raise
+            pytest.skip(f"Redis not reachable: {exc}")
+        keys = Keys(f"test-{uuid.uuid4().hex[:8]}")
+        pipeline.shared = SharedState(server, keys)
+        other_worker = SharedState(server, keys)
     first = Classification(PageType.LIST, 0.8, None, 0.8)
     unsure = Classification(PageType.ARTICLE, 0.6, None, 0.4)
     sure = Classification(PageType.ARTICLE, 0.95, None, 0.05)
@@ -189,3 +209,7 @@ def test_group_decision_is_reused_unless_the_dom_is_sure() -> None:
     assert pipeline._with_group("g", unsure) is PageType.LIST
     assert pipeline._with_group("g", sure) is PageType.ARTICLE
     assert pipeline._with_group(None, unsure) is PageType.ARTICLE
+    if where == "redis":
+        assert other_worker.get("pagetype", "g") == "article"
+        for key in server.scan_iter(keys.pattern()):
+            server.delete(key)

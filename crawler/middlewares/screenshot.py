@@ -44,6 +44,7 @@ from scrapy.http import Response
 from scrapy.linkextractors import IGNORED_EXTENSIONS
 from scrapy.settings import BaseSettings
 
+from crawler.distributed import SharedState, shared_state
 from crawler.items import PageItem
 from crawler.screenshots import Capture, CaptureParams, ScreenshotStore, capture_page
 from crawler.urlgroups import url_pattern
@@ -107,10 +108,19 @@ class ScreenshotConfig:
 class ScreenshotPolicy:
     """Decides per request URL; a slot freed by a failed capture is reused."""
 
-    def __init__(self, mode: str = "group", per_group: int = 3) -> None:
+    def __init__(
+        self, mode: str = "group", per_group: int = 3, shared: SharedState | None = None
+    ) -> None:
         self.mode = mode
         self.per_group = per_group
         self._taken: dict[str, int] = {}
+        self.shared = shared  # a distributed crawl counts per group in Redis
+
+    def _count(self, key: str, by: int) -> int:
+        if self.shared is not None:
+            return self.shared.incr("screenshots", key, by)
+        self._taken[key] = self._taken.get(key, 0) + by
+        return self._taken[key]
 
     def take(self, url: str, mode: str | None = None) -> bool:
         """Whether ``url`` is photographed (and, if so, count it)."""
@@ -120,15 +130,13 @@ class ScreenshotPolicy:
         if mode == "all":
             return True
         key = url_pattern(url)
-        if self._taken.get(key, 0) >= self.per_group:
+        if self._count(key, 1) > self.per_group:
+            self._count(key, -1)
             return False
-        self._taken[key] = self._taken.get(key, 0) + 1
         return True
 
     def release(self, url: str) -> None:
-        key = url_pattern(url)
-        if self._taken.get(key, 0) > 0:
-            self._taken[key] -= 1
+        self._count(url_pattern(url), -1)
 
 
 def _looks_like_file(url: str) -> bool:
@@ -232,7 +240,8 @@ class ScreenshotMiddleware:
     def __init__(self, config: ScreenshotConfig, crawler: Crawler | None = None) -> None:
         self.config = config
         self.crawler = crawler
-        self.policy = ScreenshotPolicy(config.mode, config.per_group)
+        shared = shared_state(crawler.settings) if crawler is not None else None
+        self.policy = ScreenshotPolicy(config.mode, config.per_group, shared)
         self.store = ScreenshotStore(config.directory)
         self._browser: Any = None
         self._pages_in_browser = 0

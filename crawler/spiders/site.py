@@ -34,6 +34,7 @@ from scrapy.utils.sitemap import Sitemap
 from sqlalchemy.exc import SQLAlchemyError
 from twisted.python.failure import Failure
 
+from crawler.distributed import SharedGrouper, SharedState, shared_state
 from crawler.items import Outcome, PageItem
 from crawler.sitelist import SiteSpec, read_site_list
 from crawler.throttle import META_KEY as DELAY_META
@@ -78,18 +79,22 @@ class SiteSpider(Spider):
         self.site_list_errors = errors
         self.sites: list[SiteSpec] = specs
         self.by_host: dict[str, SiteSpec] = {spec.host: spec for spec in specs}
-        self.grouper = URLGrouper()
+        self.grouper: URLGrouper | SharedGrouper = URLGrouper()
         self.seen: dict[str, set[str]] = {spec.host: set() for spec in specs}
         self.delay_floor: dict[str, float] = {}
         self.known: dict[str, KnownPage] = {}
         self.resumed_runs: list[int] = []
         self.history: Any = None  # an Engine while the database's history is in use
+        self.shared: SharedState | None = None  # per-site sets in Redis (distributed crawl)
 
     @classmethod
     def from_crawler(cls, crawler: Crawler, *args: Any, **kwargs: Any) -> SiteSpider:
         spider = super().from_crawler(crawler, *args, **kwargs)
         crawler.signals.connect(spider.headers_received, signal=signals.headers_received)
         crawler.signals.connect(spider.close_history, signal=signals.spider_closed)
+        spider.shared = shared_state(crawler.settings)
+        if spider.shared is not None:
+            spider.grouper = SharedGrouper(spider.shared, spider.grouper)
         # A site's own concurrency / delay from the site list become its
         # download slot's settings (settings are still mutable here).
         slots = dict(crawler.settings.getdict("DOWNLOAD_SLOTS"))
@@ -138,10 +143,14 @@ class SiteSpider(Spider):
         if depth > self.max_depth(spec):
             self.crawler.stats.inc_value("sitesift/skipped/too_deep")
             return None
-        if len(self.seen[spec.host]) >= self.max_pages(spec):
+        scheduled = (
+            len(self.seen[spec.host]) if self.shared is None else self.shared.count_seen(spec.host)
+        )
+        if scheduled >= self.max_pages(spec):
             self.crawler.stats.inc_value("sitesift/skipped/page_cap")
             return None
-        self.seen[spec.host].add(url)
+        if not self._mark_seen(spec, url):
+            return None
         return Request(
             url,
             callback=self.parse,
@@ -150,6 +159,12 @@ class SiteSpider(Spider):
             priority=-depth,
             headers=self._validators(url),
         )
+
+    def _mark_seen(self, spec: SiteSpec, url: str) -> bool:
+        """Record ``url`` as scheduled; False when it already was (by any
+        worker of a distributed crawl)."""
+        self.seen[spec.host].add(url)
+        return self.shared is None or self.shared.add_seen(spec.host, url)
 
     def _validators(self, url: str) -> dict[str, str]:
         """Conditional-request headers from the stored copy of a page."""
@@ -205,7 +220,7 @@ class SiteSpider(Spider):
         for url in done:
             spec = self.by_host.get(host_of(url) or "")
             if spec is not None:
-                self.seen[spec.host].add(url)
+                self._mark_seen(spec, url)
         requests: list[Request] = []
         good = sorted(u for u in done if self.known[u].outcome == str(Outcome.OK))
         for url, html in stored_html(self.history, good):
@@ -425,8 +440,10 @@ class SiteSpider(Spider):
         item.title = doc.title
         item.url_group = self.grouper.group(final)
         self.crawler.stats.inc_value("sitesift/pages/ok")
-        yield item
+        # Links first: once the page is stored it counts as done, so its links
+        # must already be scheduled (a distributed worker may die in between).
         yield from self._follow(spec, doc, response.url, item.depth + 1)
+        yield item
 
     def _known_good(self, url: str) -> bool:
         known = self.known.get(url)
@@ -442,12 +459,12 @@ class SiteSpider(Spider):
         item.content_hash = known.content_hash
         item.url_group = known.url_group
         self.crawler.stats.inc_value("sitesift/pages/unchanged")
-        yield item
         if doc is not None:
             yield from self._follow(spec, doc, item.final_url or item.url, item.depth + 1)
         elif self.history is not None:
             for url, html in stored_html(self.history, [item.url]):
                 yield from self._follow_stored(url, html)
+        yield item  # after its links, as in parse()
 
     def _follow(
         self, spec: SiteSpec, doc: Document, page_url: str, depth: int

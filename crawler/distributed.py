@@ -1,0 +1,484 @@
+"""A crawl shared by many workers through Redis (scrapy-redis underneath).
+
+scrapy-redis gives the shared frontier: one request queue and one duplicate
+filter in Redis, so a URL is fetched once whichever worker finds it. What it
+does not give, and a crawl that loses nothing needs, is added here:
+
+* **In-flight requests survive a dead worker.** A popped request is recorded
+  in the worker's in-flight hash until the store has committed (or spooled)
+  its page. Workers beat a heartbeat key; the in-flight hash of a worker whose
+  heartbeat has expired is pushed back onto the queue by the first live worker
+  that notices, so its pages are fetched again rather than lost.
+* **The crawl ends when the frontier is empty everywhere**, not when one
+  worker's share runs out: a worker idles while the queue is empty but live
+  workers still have requests in flight (their pages may add links).
+* **Politeness per site holds across workers**: each request to a site
+  reserves the site's next free time in Redis (one Lua call), so N workers
+  together keep to the site's delay instead of N times its rate.
+* **Per-site state is shared**: the pages scheduled per site (for the page
+  cap and the spider's own "seen" check) live in Redis sets.
+
+All keys of one crawl share the prefix ``sitesift:<crawl id>:``; the crawl id
+defaults to a hash of the site list's contents, so every worker given the same
+list joins the same crawl.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import json
+import logging
+import os
+import socket
+import time
+import uuid
+import warnings
+import zlib
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+import redis
+from scrapy import Request, Spider, signals
+from scrapy.crawler import Crawler
+from scrapy.exceptions import DontCloseSpider, NotConfigured, ScrapyDeprecationWarning
+from scrapy_redis.scheduler import Scheduler as RedisScheduler
+from twisted.internet.task import LoopingCall
+
+from crawler.items import pages_stored
+from crawler.urlgroups import URLGrouper
+
+logger = logging.getLogger(__name__)
+# scrapy-redis 0.9 still passes ``spider=`` to the stats collector.
+warnings.filterwarnings("ignore", category=ScrapyDeprecationWarning, module=r"scrapy_redis\.")
+
+PREFIX = "sitesift"
+
+
+def crawl_id_for(sites_file: str) -> str:
+    """The crawl every worker given this site list joins (hash of its bytes)."""
+    with open(sites_file, "rb") as handle:
+        return hashlib.sha256(handle.read()).hexdigest()[:12]
+
+
+@dataclass(frozen=True)
+class Keys:
+    """The Redis keys of one crawl."""
+
+    crawl: str
+
+    def _key(self, *parts: str) -> str:
+        return ":".join((PREFIX, self.crawl, *parts))
+
+    @property
+    def queue(self) -> str:
+        return self._key("requests")
+
+    @property
+    def dupefilter(self) -> str:
+        return self._key("dupefilter")
+
+    @property
+    def workers(self) -> str:
+        return self._key("workers")
+
+    @property
+    def finished(self) -> str:
+        return self._key("finished")
+
+    def alive(self, worker: str) -> str:
+        return self._key("alive", worker)
+
+    def inflight(self, worker: str) -> str:
+        return self._key("inflight", worker)
+
+    def stats(self, worker: str) -> str:
+        return self._key("stats", worker)
+
+    def seen(self, host: str) -> str:
+        return self._key("seen", host)
+
+    def next_slot_time(self, slot: str) -> str:
+        return self._key("next", slot)
+
+    def pattern(self) -> str:
+        return self._key("*")
+
+
+def redis_settings(redis_url: str, crawl: str) -> dict[str, Any]:
+    """The Scrapy settings that turn a crawl into a worker of crawl ``crawl``."""
+    keys = Keys(crawl)
+    return {
+        "SCHEDULER": "crawler.distributed.DistributedScheduler",
+        "DUPEFILTER_CLASS": "scrapy_redis.dupefilter.RFPDupeFilter",
+        "SCHEDULER_QUEUE_CLASS": "scrapy_redis.queue.PriorityQueue",
+        # With the default (False) the first worker to finish deletes the
+        # shared queue and filter, and the others refetch everything.
+        "SCHEDULER_PERSIST": True,
+        "SCHEDULER_QUEUE_KEY": keys.queue,
+        "SCHEDULER_DUPEFILTER_KEY": keys.dupefilter,
+        "REDIS_URL": redis_url,
+        "SITESIFT_REDIS_URL": redis_url,
+        "SITESIFT_CRAWL_ID": crawl,
+        "JOBDIR": None,  # the frontier lives in Redis
+    }
+
+
+# Reserve a slot's next free time: returns how long the caller waits (s).
+_RESERVE = """
+local now = tonumber(ARGV[1])
+local delay = tonumber(ARGV[2])
+local free = tonumber(redis.call('GET', KEYS[1]) or '0')
+local at = math.max(now, free)
+redis.call('SET', KEYS[1], tostring(at + delay), 'PX', math.ceil((delay + 60) * 1000))
+return tostring(at - now)
+"""
+
+# Start a new crawl over a finished one, atomically (one worker clears).
+_RESTART_IF_FINISHED = """
+if redis.call('EXISTS', KEYS[1]) == 1 then
+  local keys = redis.call('KEYS', ARGV[1])
+  for _, key in ipairs(keys) do redis.call('DEL', key) end
+  return 1
+end
+return 0
+"""
+
+
+class DistributedScheduler(RedisScheduler):
+    """scrapy-redis's scheduler with in-flight tracking, heartbeats, dead
+    worker recovery and a crawl-wide end condition."""
+
+    heartbeat_seconds = 5.0
+    # The frontier must look empty on this many idle checks in a row (the
+    # engine checks about every 5 s) before a worker stops.
+    idle_checks_to_close = 2
+
+    @classmethod
+    def from_crawler(cls, crawler: Crawler) -> DistributedScheduler:
+        scheduler = super().from_crawler(crawler)
+        scheduler.crawler = crawler
+        scheduler.keys = Keys(crawler.settings.get("SITESIFT_CRAWL_ID"))
+        scheduler.worker = f"{socket.gethostname()}-{os.getpid()}-{uuid.uuid4().hex[:4]}"
+        scheduler.idle_checks = 0
+        # A worker is dead when its heartbeat is this old (SITESIFT_WORKER_TIMEOUT).
+        scheduler.heartbeat_ttl = max(
+            1, round(crawler.settings.getfloat("SITESIFT_WORKER_TIMEOUT"))
+        )
+        scheduler.heartbeat_seconds = min(5.0, scheduler.heartbeat_ttl / 3)
+        scheduler._beat: LoopingCall | None = None
+        crawler.signals.connect(scheduler.spider_idle, signal=signals.spider_idle)
+        crawler.signals.connect(scheduler.pages_stored, signal=pages_stored)
+        return scheduler
+
+    # -- lifecycle -----------------------------------------------------------------
+
+    def open(self, spider: Spider) -> None:
+        restarted = self.server.eval(
+            _RESTART_IF_FINISHED, 1, self.keys.finished, self.keys.pattern()
+        )
+        if restarted:
+            logger.info("crawl %s had finished: starting it anew", self.keys.crawl)
+        super().open(spider)
+        self.server.sadd(self.keys.workers, self.worker)
+        self.heartbeat()
+        self._beat = LoopingCall(self.heartbeat)
+        self._beat.start(self.heartbeat_seconds, now=False)
+        logger.info(
+            "worker %s joined crawl %s (%d request(s) queued)",
+            self.worker,
+            self.keys.crawl,
+            len(self.queue),
+        )
+
+    def close(self, reason: str) -> None:
+        if self._beat is not None and self._beat.running:
+            self._beat.stop()
+        self.heartbeat()
+        self.server.delete(self.keys.alive(self.worker))
+        if reason == "finished":
+            # Everything this worker took was processed and stored.
+            self.server.delete(self.keys.inflight(self.worker))
+            self.server.srem(self.keys.workers, self.worker)
+        super().close(reason)
+
+    def heartbeat(self) -> None:
+        stats = self.crawler.stats
+        record = {
+            "fetched": stats.get_value("response_received_count", 0),
+            "stored": stats.get_value("sitesift/stored/ok", 0),
+            "failed": sum(
+                v
+                for k, v in stats.get_stats().items()
+                if k.startswith("sitesift/stored/") and not k.endswith("/ok")
+            ),
+            "inflight": self.server.hlen(self.keys.inflight(self.worker)),
+            "seen_at": time.time(),
+        }
+        pipe = self.server.pipeline()
+        pipe.set(self.keys.alive(self.worker), "1", ex=self.heartbeat_ttl)
+        pipe.set(self.keys.stats(self.worker), json.dumps(record), ex=7 * 86400)
+        pipe.execute()
+
+    # -- requests ------------------------------------------------------------------
+
+    def next_request(self) -> Request | None:
+        request = super().next_request()
+        if request is not None:
+            encoded = self.queue._encode_request(request)
+            self.server.hset(self.keys.inflight(self.worker), request.url, encoded)
+        return request
+
+    def pages_stored(self, urls: Iterable[str]) -> None:
+        """The store committed (or spooled) these pages: no longer in flight."""
+        urls = list(urls)
+        if urls:
+            self.server.hdel(self.keys.inflight(self.worker), *urls)
+
+    def has_pending_requests(self) -> bool:
+        return len(self.queue) > 0
+
+    # -- the end of the crawl ----------------------------------------------------------
+
+    def spider_idle(self, spider: Spider) -> None:
+        """Called when this worker has nothing to do. Everything it popped has
+        been processed (the store flushes on idle), so its in-flight hash is
+        cleared; it stops only when no worker has anything left either."""
+        self.server.delete(self.keys.inflight(self.worker))
+        recovered = self.recover_dead_workers()
+        busy = [w for w in self.live_workers() if w != self.worker and self._inflight(w)]
+        if recovered or len(self.queue) or busy:
+            self.idle_checks = 0
+            raise DontCloseSpider
+        self.idle_checks += 1
+        if self.idle_checks < self.idle_checks_to_close:
+            raise DontCloseSpider
+        self.server.set(self.keys.finished, str(time.time()))
+        logger.info("crawl %s: frontier empty on every worker", self.keys.crawl)
+
+    def _inflight(self, worker: str) -> int:
+        return int(self.server.hlen(self.keys.inflight(worker)))
+
+    def live_workers(self) -> list[str]:
+        workers = sorted(
+            w.decode() if isinstance(w, bytes) else w
+            for w in self.server.smembers(self.keys.workers)
+        )
+        return [w for w in workers if self.server.exists(self.keys.alive(w))]
+
+    def recover_dead_workers(self) -> int:
+        """Requeue the in-flight requests of workers whose heartbeat expired."""
+        recovered = 0
+        for raw in self.server.smembers(self.keys.workers):
+            worker = raw.decode() if isinstance(raw, bytes) else raw
+            if worker == self.worker or self.server.exists(self.keys.alive(worker)):
+                continue
+            claimed = f"{self.keys.inflight(worker)}:recovering:{self.worker}"
+            try:
+                self.server.rename(self.keys.inflight(worker), claimed)
+            except redis.ResponseError:  # nothing in flight, or another worker took it
+                self.server.srem(self.keys.workers, worker)
+                continue
+            requests = [self.queue._decode_request(v) for v in self.server.hvals(claimed)]
+            for request in requests:
+                self.queue.push(request)  # past the dupefilter: these were seen
+            self.server.delete(claimed)
+            self.server.srem(self.keys.workers, worker)
+            recovered += len(requests)
+            self.crawler.stats.inc_value("sitesift/distributed/recovered", len(requests))
+            logger.warning(
+                "worker %s is gone: %d request(s) it had in flight are queued again",
+                worker,
+                len(requests),
+            )
+        return recovered
+
+
+class SharedState:
+    """What the workers of one crawl must agree on, kept in Redis: the pages
+    scheduled per site (the page cap and the seen check), a URL group's page
+    type, its reference pages for layout similarity, and the per-group
+    screenshot counts. A local cache spares Redis the repeated seen checks."""
+
+    # Shared entries outlive an idle crawl for this long (seconds).
+    ttl = 7 * 86400
+
+    def __init__(self, server: redis.Redis, keys: Keys) -> None:
+        self.server = server
+        self.keys = keys
+        self.local_seen: set[str] = set()
+
+    # -- scheduled pages per site ----------------------------------------------------
+
+    def add_seen(self, host: str, url: str) -> bool:
+        """True when ``url`` is new to the whole crawl."""
+        if url in self.local_seen:
+            return False
+        self.local_seen.add(url)
+        return bool(self.server.sadd(self.keys.seen(host), url))
+
+    def count_seen(self, host: str) -> int:
+        return int(self.server.scard(self.keys.seen(host)))
+
+    # -- small tables ----------------------------------------------------------------
+
+    def _table(self, name: str) -> str:
+        return self.keys._key("table", name)
+
+    def get(self, table: str, field: str) -> str | None:
+        value = self.server.hget(self._table(table), field)
+        return value.decode() if isinstance(value, bytes) else value
+
+    def put(self, table: str, field: str, value: str) -> None:
+        pipe = self.server.pipeline()
+        pipe.hset(self._table(table), field, value)
+        pipe.expire(self._table(table), self.ttl)
+        pipe.execute()
+
+    def incr(self, table: str, field: str, by: int = 1) -> int:
+        return int(self.server.hincrby(self._table(table), field, by))
+
+    # -- reference pages of a URL group --------------------------------------------------
+
+    def _refs(self, group: str) -> str:
+        return self.keys._key("refs", hashlib.sha256(group.encode()).hexdigest()[:16])
+
+    def references(self, group: str, exclude_url: str) -> list[str]:
+        pages = []
+        for raw in self.server.lrange(self._refs(group), 0, -1):
+            url, _, html = zlib.decompress(raw).decode("utf-8").partition("\n")
+            if url != exclude_url:
+                pages.append(html)
+        return pages
+
+    def add_reference(self, group: str, url: str, html: str, keep: int) -> None:
+        key = self._refs(group)
+        if self.server.llen(key) >= keep:
+            return  # a group's first pages serve as its references
+        pipe = self.server.pipeline()
+        pipe.rpush(key, zlib.compress(f"{url}\n{html}".encode(), 6))
+        pipe.ltrim(key, 0, keep - 1)
+        pipe.expire(key, self.ttl)
+        pipe.execute()
+
+
+class SharedGrouper:
+    """URL groups that every worker agrees on. The URLs grouped by any worker
+    form one log in Redis; each worker feeds its own online grouper that log
+    in order, so all groupers learn the same thing, and a URL's group is the
+    one a single grouper fed the crawl's URLs in that order would give."""
+
+    def __init__(self, state: SharedState, grouper: URLGrouper) -> None:
+        self.state = state
+        self.grouper = grouper
+        self.key = state.keys._key("grouped")
+        self.offset = 0
+
+    def group(self, url: str) -> str:
+        server = self.state.server
+        position = int(server.rpush(self.key, url))
+        group = ""
+        for raw in server.lrange(self.key, self.offset, position - 1):
+            group = self.grouper.group(raw.decode() if isinstance(raw, bytes) else raw)
+        self.offset = position
+        return group  # the last URL fed is ours
+
+    def groups(self) -> dict[str, int]:
+        return self.grouper.groups()
+
+
+@functools.cache
+def _state(redis_url: str, crawl: str) -> SharedState:
+    return SharedState(redis.Redis.from_url(redis_url), Keys(crawl))
+
+
+def shared_state(settings: Any) -> SharedState | None:  # noqa: ANN401 - scrapy Settings
+    """The crawl's :class:`SharedState` when it is distributed, else None."""
+    url = settings.get("SITESIFT_REDIS_URL")
+    return _state(url, settings.get("SITESIFT_CRAWL_ID")) if url else None
+
+
+class SharedReferences:
+    """``pipelines.extract.ReferenceCache``'s interface over :class:`SharedState`."""
+
+    def __init__(self, state: SharedState, per_group: int) -> None:
+        self.state = state
+        self.per_group = per_group
+
+    def get(self, group: str | None, url: str) -> list[str]:
+        return self.state.references(group, url) if group else []
+
+    def add(self, group: str | None, url: str, html: str | None) -> None:
+        if group and html and self.per_group:
+            self.state.add_reference(group, url, html, self.per_group)
+
+
+class SharedPoliteness:
+    """Downloader middleware: space the requests of all workers to one site
+    by the site's current delay (AutoThrottle, Crawl-delay or ``delay=``)."""
+
+    def __init__(self, crawler: Crawler) -> None:
+        url = crawler.settings.get("SITESIFT_REDIS_URL")
+        if not url:
+            raise NotConfigured
+        self.crawler = crawler
+        self.server = redis.Redis.from_url(url)
+        self.keys = Keys(crawler.settings.get("SITESIFT_CRAWL_ID"))
+        self.reserve = self.server.register_script(_RESERVE)
+
+    @classmethod
+    def from_crawler(cls, crawler: Crawler) -> SharedPoliteness:
+        return cls(crawler)
+
+    async def process_request(self, request: Request, spider: Spider | None = None) -> None:
+        import asyncio
+
+        slot_key = request.meta.get("download_slot")
+        slot = self.crawler.engine.downloader.slots.get(slot_key) if slot_key else None
+        delay = slot.delay if slot is not None else 0.0
+        if delay <= 0:
+            return None
+        wait = float(
+            self.reserve(keys=[self.keys.next_slot_time(slot_key)], args=[time.time(), delay])
+        )
+        if wait > 0:
+            self.crawler.stats.inc_value("sitesift/distributed/politeness_waits")
+            await asyncio.sleep(wait)
+        return None
+
+
+# -- status ----------------------------------------------------------------------------
+
+
+def crawl_status(redis_url: str) -> list[dict[str, Any]]:
+    """Every crawl in this Redis: frontier size, workers and their counts."""
+    server = redis.Redis.from_url(redis_url, decode_responses=True)
+    server.ping()
+    crawls = sorted(
+        key.split(":")[1]
+        for suffix in ("requests", "workers", "finished")
+        for key in server.scan_iter(f"{PREFIX}:*:{suffix}")
+    )
+    crawls = sorted(set(crawls))
+    report = []
+    for crawl in crawls:
+        keys = Keys(crawl)
+        workers = []
+        for key in sorted(server.scan_iter(keys.stats("*"))):
+            worker = key.rsplit(":", 1)[1]
+            stats = json.loads(server.get(key) or "{}")
+            stats["worker"] = worker
+            stats["alive"] = bool(server.exists(keys.alive(worker)))
+            stats["inflight"] = server.hlen(keys.inflight(worker))
+            workers.append(stats)
+        report.append(
+            {
+                "crawl": crawl,
+                "queued": server.zcard(keys.queue),
+                "seen": server.scard(keys.dupefilter),
+                "finished": server.get(keys.finished),
+                "workers": workers,
+            }
+        )
+    return report

@@ -1,0 +1,179 @@
+"""A crawl shared by several worker processes through the real Redis, storing
+into the real PostgreSQL, against a 1,051-page local site over real HTTP.
+
+Every page ends up stored once and fetched once across the workers; a worker
+killed with SIGKILL mid-way loses nothing (its in-flight pages go back to the
+queue when its heartbeat expires and the survivor fetches them).
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+import uuid
+from collections import Counter
+from pathlib import Path
+
+import pytest
+import redis
+from sqlalchemy import func, select
+
+from crawler.distributed import Keys, crawl_status
+from demo.server import DemoWeb
+from demo.synthetic import SyntheticParams, SyntheticSite
+from pipelines.schema import connect, crawl_runs, pages
+from tests.dbtools import pg_schema_url
+
+REDIS_URL = os.environ.get("SITESIFT_TEST_REDIS", "redis://127.0.0.1:6379/15")
+ARTICLES = 1000
+FAST = ["-L", "WARNING", "-s", "AUTOTHROTTLE_ENABLED=False", "-s", "DOWNLOAD_DELAY=0",
+        "-s", "CONCURRENT_REQUESTS_PER_DOMAIN=8", "-s", "SITESIFT_SCREENSHOTS=none",
+        "-s", "SITESIFT_EXTRACT_ENABLED=False", "-s", "SITESIFT_CLASSIFY_ENABLED=False",
+        "-s", "SITESIFT_PROGRESS_INTERVAL=0"]  # fmt: skip
+
+
+@pytest.fixture
+def redis_url() -> str:
+    try:
+        redis.Redis.from_url(REDIS_URL, socket_connect_timeout=3).ping()
+    except redis.RedisError as exc:
+        if os.environ.get("CI"):
+            raise
+        pytest.skip(f"Redis not reachable at {REDIS_URL}: {exc}")
+    return REDIS_URL
+
+
+@pytest.fixture
+def crawl_id(redis_url: str) -> str:
+    crawl = f"test-{uuid.uuid4().hex[:8]}"
+    yield crawl
+    server = redis.Redis.from_url(redis_url)
+    for key in server.scan_iter(Keys(crawl).pattern()):
+        server.delete(key)
+
+
+@pytest.fixture
+def web() -> DemoWeb:
+    with DemoWeb((), synthetic_pages=ARTICLES) as demo:
+        yield demo
+
+
+@pytest.fixture
+def db_url(request: pytest.FixtureRequest) -> str:
+    return pg_schema_url(request)
+
+
+def expected_paths() -> set[str]:
+    site = SyntheticSite(SyntheticParams(ARTICLES))
+    paths = {"/"}
+    for section in site.sections:
+        paths |= {site.list_path(section, n) for n in range(1, site.list_pages(section) + 1)}
+        paths |= {site.article_path(section, i) for i in site.section_ids(section)}
+    return paths
+
+
+def crawl_cmd(sites: Path, db_url: str, redis_url: str, crawl: str, *extra: str) -> list[str]:
+    return [sys.executable, "-m", "crawler.cli", "crawl", str(sites), "--db", db_url,
+            "--redis", redis_url, "--crawl-id", crawl, *FAST, *extra]  # fmt: skip
+
+
+def site_list(tmp_path: Path, web: DemoWeb) -> Path:
+    sites = tmp_path / "sites.txt"
+    sites.write_text(f"{web.urls['synthetic']} max_pages=5000 depth=100\n")
+    return sites
+
+
+def stored(db_url: str, base: str) -> dict[str, tuple[str, int]]:
+    engine = connect(db_url)
+    with engine.connect() as conn:
+        rows = conn.execute(select(pages.c.url, pages.c.outcome, pages.c.fetch_count)).all()
+    engine.dispose()
+    return {url.removeprefix(base.rstrip("/")): (outcome, count) for url, outcome, count in rows}
+
+
+def page_requests(web: DemoWeb) -> Counter[str]:
+    skip = ("/robots.txt", "/sitemap.xml")
+    return Counter(p for p in web.requested_paths("synthetic") if p not in skip)
+
+
+@pytest.mark.parametrize("workers", [2, 4])
+def test_workers_share_one_frontier(
+    workers: int, tmp_path: Path, web: DemoWeb, db_url: str, redis_url: str, crawl_id: str
+) -> None:
+    cmd = crawl_cmd(
+        site_list(tmp_path, web), db_url, redis_url, crawl_id, "--workers", str(workers)
+    )
+    done = subprocess.run(cmd, capture_output=True, text=True, timeout=600, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr[-3000:]
+
+    rows = stored(db_url, web.urls["synthetic"])
+    assert set(rows) == expected_paths()
+    assert {outcome for outcome, _ in rows.values()} == {"ok"}
+    assert {count for _, count in rows.values()} == {1}  # stored once each
+    requests = page_requests(web)
+    assert set(requests) == expected_paths()
+    assert max(requests.values()) == 1  # and fetched once across all workers
+
+    engine = connect(db_url)
+    with engine.connect() as conn:
+        runs = conn.execute(select(func.count()).select_from(crawl_runs)).scalar_one()
+        groups = dict(conn.execute(select(pages.c.url, pages.c.url_group)).all())
+    engine.dispose()
+    assert runs == workers  # every worker did its share and recorded its run
+    # URL groups agree across workers: one per section's articles, one per section's lists.
+    by_kind: dict[tuple[str, str], set[str]] = {}
+    for url, group in groups.items():
+        path = url.removeprefix(web.urls["synthetic"].rstrip("/"))
+        kind = "article" if path.endswith(".html") else "list"
+        by_kind.setdefault((path.split("/")[1], kind), set()).add(group)
+    assert all(len(g) == 1 for g in by_kind.values()), by_kind
+    assert len(set(groups.values())) == len(by_kind)
+    [status] = [c for c in crawl_status(redis_url) if c["crawl"] == crawl_id]
+    assert status["finished"] and status["queued"] == 0
+    assert len(status["workers"]) == workers
+    assert sum(w["stored"] for w in status["workers"]) == len(expected_paths())
+
+
+def test_a_killed_worker_loses_nothing(
+    tmp_path: Path, web: DemoWeb, db_url: str, redis_url: str, crawl_id: str
+) -> None:
+    sites = site_list(tmp_path, web)
+    # A short heartbeat timeout so the survivor notices the dead worker quickly.
+    # Items wait up to 5 s in the store's buffer: the victim dies with pages in flight.
+    slow_store = ["-s", "SITESIFT_STORE_BATCH=50", "-s", "SITESIFT_STORE_FLUSH_SECONDS=5"]
+    cmd = crawl_cmd(sites, db_url, redis_url, crawl_id, "-s", "SITESIFT_WORKER_TIMEOUT=4",
+                    *slow_store)  # fmt: skip
+    victim = subprocess.Popen(cmd, cwd=tmp_path, stderr=subprocess.DEVNULL)
+    survivor = subprocess.Popen(
+        cmd, cwd=tmp_path, stderr=subprocess.PIPE, text=True, start_new_session=True
+    )
+    try:
+        # Kill the victim mid-crawl while it holds pages in flight.
+        server = redis.Redis.from_url(redis_url)
+        inflight = Keys(crawl_id).inflight(f"*-{victim.pid}-*")
+        deadline = time.monotonic() + 120
+        while len(stored(db_url, web.urls["synthetic"])) < 300 or not any(
+            server.hlen(key) for key in server.scan_iter(inflight)
+        ):
+            assert time.monotonic() < deadline, "the crawl made no progress"
+            assert victim.poll() is None, "the victim finished before it could be killed"
+            time.sleep(0.1)
+        victim.send_signal(signal.SIGKILL)
+        victim.wait()
+        _, err = survivor.communicate(timeout=300)
+    finally:
+        for proc in (victim, survivor):
+            if proc.poll() is None:
+                proc.kill()
+    assert survivor.returncode == 0, err[-3000:]
+    assert "queued again" in err  # the survivor took over the victim's in-flight pages
+
+    rows = stored(db_url, web.urls["synthetic"])
+    assert set(rows) == expected_paths()  # nothing lost
+    assert {outcome for outcome, _ in rows.values()} == {"ok"}
+    # Pages the victim had in flight were fetched again: at most a batch or two.
+    refetched = sum(1 for n in page_requests(web).values() if n > 1)
+    assert refetched <= 200
