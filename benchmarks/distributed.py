@@ -112,7 +112,7 @@ def main(argv: list[str] | None = None) -> int:
         f"# Distributed crawl ({os.cpu_count()} cores, {time.strftime('%Y-%m-%d')})",
         "",
         f"Site: {rows[0][1]['pages']} pages; {pipeline}; PostgreSQL; politeness off.",
-        f"Command: `python -m benchmarks.distributed {' '.join(argv or sys.argv[1:])}`".rstrip(),
+        f"Command: `{' '.join(['python -m benchmarks.distributed', *(argv or sys.argv[1:])])}`",
         "",
         "| run | pages stored | fetches | seconds | pages/s | vs 1 worker |",
         "|---|---:|---:|---:|---:|---:|",

@@ -43,10 +43,12 @@ import redis
 from scrapy import Request, Spider, signals
 from scrapy.crawler import Crawler
 from scrapy.exceptions import DontCloseSpider, NotConfigured, ScrapyDeprecationWarning
+from scrapy.utils.httpobj import urlparse_cached
 from scrapy_redis.scheduler import Scheduler as RedisScheduler
 from twisted.internet.task import LoopingCall
 
 from crawler.items import pages_stored
+from crawler.throttle import META_KEY as DELAY_META
 from crawler.urlgroups import URLGrouper
 
 logger = logging.getLogger(__name__)
@@ -434,18 +436,30 @@ class SharedPoliteness:
     async def process_request(self, request: Request, spider: Spider | None = None) -> None:
         import asyncio
 
-        slot_key = request.meta.get("download_slot")
-        slot = self.crawler.engine.downloader.slots.get(slot_key) if slot_key else None
-        delay = slot.delay if slot is not None else 0.0
+        delay = self._delay(request)
         if delay <= 0:
             return None
-        wait = float(
-            self.reserve(keys=[self.keys.next_slot_time(slot_key)], args=[time.time(), delay])
-        )
+        site = urlparse_cached(request).netloc
+        wait = float(self.reserve(keys=[self.keys.next_slot_time(site)], args=[time.time(), delay]))
         if wait > 0:
             self.crawler.stats.inc_value("sitesift/distributed/politeness_waits")
             await asyncio.sleep(wait)
         return None
+
+    def _delay(self, request: Request) -> float:
+        """The site's current delay: its download slot's (AutoThrottle keeps it
+        at or above the site's floor), or the configured one before the slot
+        exists."""
+        downloader = self.crawler.engine.downloader
+        key = downloader.get_slot_key(request)
+        slot = downloader.slots.get(key)
+        if slot is not None:
+            delay = slot.delay
+        else:
+            settings = self.crawler.settings
+            configured = settings.getdict("DOWNLOAD_SLOTS").get(key, {})
+            delay = configured.get("delay", settings.getfloat("DOWNLOAD_DELAY"))
+        return max(float(delay), float(request.meta.get(DELAY_META) or 0.0))
 
 
 # -- status ----------------------------------------------------------------------------

@@ -177,3 +177,47 @@ def test_a_killed_worker_loses_nothing(
     # Pages the victim had in flight were fetched again: at most a batch or two.
     refetched = sum(1 for n in page_requests(web).values() if n > 1)
     assert refetched <= 200
+
+
+def test_workers_together_keep_to_a_sites_delay(
+    tmp_path: Path, db_url: str, redis_url: str, crawl_id: str
+) -> None:
+    """Two workers, a 0.4 s delay: the site sees one request per 0.4 s, not two."""
+    import threading
+    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+    times: list[float] = []
+
+    class Site(BaseHTTPRequestHandler):
+        def do_GET(self) -> None:  # noqa: N802
+            times.append(time.monotonic())
+            if self.path == "/robots.txt":
+                body = b"User-agent: *\nAllow: /\n"
+            else:
+                links = "".join(f'<a href="/p{i}.html">page {i}</a>' for i in range(24))
+                body = f"<html><body><p>A page.</p>{links}</body></html>".encode()
+            self.send_response(200)
+            self.send_header("Content-Type", "text/html; charset=utf-8")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args: object) -> None:
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Site)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        sites = tmp_path / "sites.txt"
+        sites.write_text(f"http://127.0.0.1:{server.server_address[1]}/\n")
+        polite = ["-s", "DOWNLOAD_DELAY=0.4", "-s", "RANDOMIZE_DOWNLOAD_DELAY=False",
+                  "-s", "CONCURRENT_REQUESTS_PER_DOMAIN=1",
+                  "-s", "SITESIFT_FOLLOW_SITEMAPS=False"]  # fmt: skip
+        cmd = crawl_cmd(sites, db_url, redis_url, crawl_id, *polite, "--workers", "2")
+        done = subprocess.run(cmd, capture_output=True, text=True, timeout=300, cwd=tmp_path)
+    finally:
+        server.shutdown()
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert len(times) >= 25  # 2 robots.txt, the home page, 24 pages
+    gaps = [b - a for a, b in zip(times, times[1:], strict=False)]
+    assert min(gaps) >= 0.35, sorted(gaps)[:5]
