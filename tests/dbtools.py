@@ -9,6 +9,7 @@ import shutil
 import subprocess
 import uuid
 from pathlib import Path
+from typing import NoReturn
 
 import pytest
 from sqlalchemy import text
@@ -18,14 +19,20 @@ from pipelines.schema import DatabaseError, connect
 PG_URL = os.environ.get("SITESIFT_TEST_PG", "postgresql+psycopg://postgres@127.0.0.1:5432/test")
 
 
+def skip_unless_ci(reason: str) -> NoReturn:
+    """Skip with ``reason`` on a developer's machine; under CI (env ``CI``
+    set) the PostgreSQL tests must run, so fail loudly instead."""
+    if os.environ.get("CI"):
+        pytest.fail(f"{reason} (CI is set: PostgreSQL tests must run)", pytrace=False)
+    pytest.skip(reason)
+
+
 def pg_schema_url(request: pytest.FixtureRequest) -> str:
     """A PostgreSQL URL whose search_path is a new schema dropped after the test."""
     try:
         engine = connect(PG_URL, create=False)
     except DatabaseError as exc:
-        if os.environ.get("CI"):
-            raise
-        pytest.skip(f"PostgreSQL not reachable: {exc}")
+        skip_unless_ci(f"PostgreSQL not reachable: {exc}")
     schema = f"t_{uuid.uuid4().hex[:8]}"
     with engine.begin() as conn:
         conn.execute(text(f'CREATE SCHEMA "{schema}"'))
@@ -50,7 +57,8 @@ def db_url(request: pytest.FixtureRequest, tmp_path) -> str:
 
 # -- stopping and starting the real server ----------------------------------------
 
-PG_CLUSTER = ("15", "main")
+# "VERSION/NAME" of the local cluster the outage tests stop and start.
+PG_CLUSTER = tuple(os.environ.get("SITESIFT_TEST_PG_CLUSTER", "15/main").split("/", 1))
 
 
 def _pg(action: str) -> None:
@@ -72,8 +80,9 @@ def pg_start() -> None:
 def pg_restartable(request: pytest.FixtureRequest) -> str:
     """A fresh PostgreSQL schema on a cluster the test may stop; it is running
     again after the test whatever happens."""
-    if not shutil.which("pg_ctlcluster") or not Path("/etc/postgresql/15/main").is_dir():
-        pytest.skip("no local PostgreSQL cluster 15/main to stop and start")
+    version, name = PG_CLUSTER
+    if not shutil.which("pg_ctlcluster") or not Path(f"/etc/postgresql/{version}/{name}").is_dir():
+        skip_unless_ci(f"no local PostgreSQL cluster {version}/{name} to stop and start")
     url = pg_schema_url(request)
     request.addfinalizer(pg_start)
     return url

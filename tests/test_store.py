@@ -2,21 +2,18 @@
 
 from __future__ import annotations
 
-import uuid
 from pathlib import Path
 
 import pytest
 from scrapy import Spider
 from scrapy.utils.test import get_crawler
-from sqlalchemy import select, text
+from sqlalchemy import select
 
 from crawler.items import Outcome, PageItem
 from pipelines.schema import DatabaseError, connect, crawl_runs, decompress_html, pages
 from pipelines.spool import Spool
 from pipelines.store import StorePipeline
-from tests.dbtools import pg_restartable, pg_start, pg_stop  # noqa: F401 - fixture
-
-PG_URL = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
+from tests.dbtools import db_url, pg_restartable, pg_start, pg_stop  # noqa: F401 - fixtures
 
 
 def _pipeline(url: str) -> StorePipeline:
@@ -33,30 +30,7 @@ def _item(url: str, outcome: Outcome = Outcome.OK, html: str | None = "<p>hi</p>
                     content_hash="abc", url_group="h/{n}")  # fmt: skip
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
-def db_url(request: pytest.FixtureRequest, tmp_path) -> str:
-    if request.param == "sqlite":
-        return f"sqlite:///{tmp_path / 'store.db'}"
-    try:
-        engine = connect(PG_URL)
-    except DatabaseError as exc:
-        pytest.skip(f"PostgreSQL not reachable: {exc}")
-    schema = f"t_{uuid.uuid4().hex[:8]}"
-    with engine.begin() as conn:
-        conn.execute(text(f'CREATE SCHEMA "{schema}"'))
-    engine.dispose()
-    request.addfinalizer(lambda: _drop_schema(schema))
-    return f"{PG_URL}?options=-csearch_path%3D{schema}"
-
-
-def _drop_schema(schema: str) -> None:
-    engine = connect(PG_URL)
-    with engine.begin() as conn:
-        conn.execute(text(f'DROP SCHEMA "{schema}" CASCADE'))
-    engine.dispose()
-
-
-def test_pages_are_upserted_and_failures_keep_good_content(db_url: str) -> None:
+def test_pages_are_upserted_and_failures_keep_good_content(db_url: str) -> None:  # noqa: F811
     pipe = _pipeline(db_url)
     pipe.process_item(_item("http://h/1"))
     pipe.process_item(_item("http://h/2"))
@@ -135,3 +109,47 @@ def test_spool_left_by_a_dead_run_is_replayed_next_time(tmp_path: Path) -> None:
         assert set(conn.execute(select(pages.c.url)).scalars()) == {"http://h/spooled"}
     engine.dispose()
     assert spool.pending() == 0
+
+
+# -- the PostgreSQL tests run under CI -------------------------------------------
+
+_PROBE = """
+from tests.dbtools import db_url, pg_restartable  # noqa: F401
+
+
+def test_store(db_url):
+    pass
+
+
+def test_outage(pg_restartable):
+    pass
+"""
+
+
+@pytest.mark.parametrize("ci", [True, False])
+def test_postgresql_tests_fail_under_ci_rather_than_skip(tmp_path: Path, ci: bool) -> None:
+    """With no reachable server and no cluster to restart, the PostgreSQL
+    fixtures skip with a reason on a developer's machine and fail under CI."""
+    import os
+    import subprocess
+    import sys
+
+    probe = tmp_path / "test_probe.py"
+    probe.write_text(_PROBE)
+    env = {k: v for k, v in os.environ.items() if k != "CI"}
+    env |= {"SITESIFT_TEST_PG": "postgresql+psycopg://nobody@127.0.0.1:1/none",
+            "SITESIFT_TEST_PG_CLUSTER": "99/none", "PYTHONPATH": str(Path.cwd())}  # fmt: skip
+    if ci:
+        env["CI"] = "true"
+    proc = subprocess.run([sys.executable, "-m", "pytest", "-q", "-rsf", "-p", "no:cacheprovider",
+                           str(probe)], capture_output=True, text=True, env=env,
+                          cwd=tmp_path, timeout=120)  # fmt: skip
+    out = proc.stdout
+    if ci:
+        assert proc.returncode == 1, out
+        assert "1 passed, 2 errors" in out, out  # sqlite runs; both PG fixtures fail
+        assert "PostgreSQL tests must run" in out and "PostgreSQL not reachable" in out
+        assert "no local PostgreSQL cluster 99/none" in out
+    else:
+        assert proc.returncode == 0, out
+        assert "1 passed" in out and "2 skipped" in out, out
