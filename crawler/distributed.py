@@ -16,7 +16,18 @@ does not give, and a crawl that loses nothing needs, is added here:
   reserves the site's next free time in Redis (one Lua call), so N workers
   together keep to the site's delay instead of N times its rate.
 * **Per-site state is shared**: the pages scheduled per site (for the page
-  cap and the spider's own "seen" check) live in Redis sets.
+  cap and the spider's own "seen" check) live in Redis.
+* **A Redis outage is waited out.** Every Redis call of a worker (scrapy-redis's
+  queue and duplicate filter, heartbeats, in-flight hashes, seen sets,
+  politeness, the URL-group log) is retried with backoff on connection errors
+  and timeouts, with one warning per outage; the worker pauses meanwhile. The
+  calls whose retry could double an effect are idempotent: a pop and its
+  in-flight record are one Lua call numbered by the worker, and "is this URL
+  new" claims carry a token, so a call whose reply was lost in the outage
+  gives the same answer when retried. Past ``SITESIFT_REDIS_OUTAGE_LIMIT``
+  seconds the worker gives up: it stops with the finish reason
+  ``redis_unavailable`` (exit status 1), its buffered pages flushed to the
+  database, and what it had in flight left in Redis for the others.
 
 All keys of one crawl share the prefix ``sitesift:<crawl id>:``; the crawl id
 defaults to a hash of the site list's contents, so every worker given the same
@@ -25,25 +36,32 @@ list joins the same crawl.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import hashlib
+import itertools
 import json
 import logging
 import os
 import socket
+import threading
 import time
 import uuid
 import warnings
 import zlib
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 import redis
+from redis.backoff import ExponentialBackoff
+from redis.retry import Retry
 from scrapy import Request, Spider, signals
 from scrapy.crawler import Crawler
 from scrapy.exceptions import DontCloseSpider, NotConfigured, ScrapyDeprecationWarning
+from scrapy.utils.defer import deferred_from_coro
 from scrapy.utils.httpobj import urlparse_cached
+from scrapy_redis.dupefilter import RFPDupeFilter
 from scrapy_redis.scheduler import Scheduler as RedisScheduler
 from twisted.internet.task import LoopingCall
 
@@ -56,6 +74,159 @@ logger = logging.getLogger(__name__)
 warnings.filterwarnings("ignore", category=ScrapyDeprecationWarning, module=r"scrapy_redis\.")
 
 PREFIX = "sitesift"
+T = TypeVar("T")
+
+# -- Redis outages -----------------------------------------------------------------------
+
+
+class RedisOutage:
+    """Whether this process can reach Redis, shared by all its clients: one
+    warning when an outage starts, one line when it ends, and the bound past
+    which the worker gives up (``on_give_up`` is called once)."""
+
+    def __init__(self) -> None:
+        self.limit = 60.0  # seconds; SITESIFT_REDIS_OUTAGE_LIMIT
+        self.since: float | None = None  # monotonic start of the current outage
+        self.ended = float("-inf")  # monotonic end of the last one
+        self.outages = 0
+        self.given_up = False
+        self.on_give_up: Callable[[], None] | None = None
+        self._lock = threading.Lock()
+
+    def failed(self, error: Exception) -> bool:
+        """A Redis call failed with ``error``: True to retry it."""
+        with self._lock:
+            if self.given_up:
+                return False
+            now = time.monotonic()
+            if self.since is None:
+                self.since = now
+                self.outages += 1
+                logger.warning(
+                    "Redis unreachable (%s): pausing, retrying for up to %.0f s",
+                    error,
+                    self.limit,
+                )
+            if now - self.since < self.limit:
+                return True
+            self.given_up = True
+        logger.error(
+            "Redis unreachable for %.0f s (SITESIFT_REDIS_OUTAGE_LIMIT): this worker stops; "
+            "its stored pages are kept and its in-flight requests stay in Redis for "
+            "the other workers or the next run",
+            self.limit,
+        )
+        if self.on_give_up is not None:
+            self.on_give_up()
+        return False
+
+    def succeeded(self) -> None:
+        if self.since is None:
+            return
+        with self._lock:
+            if self.since is not None:
+                self.ended = time.monotonic()
+                logger.warning("Redis is back after %.1f s", self.ended - self.since)
+                self.since = None
+
+    def recent(self, seconds: float) -> bool:
+        """Redis is down, or came back less than ``seconds`` ago."""
+        return self.since is not None or time.monotonic() - self.ended < seconds
+
+
+OUTAGE = RedisOutage()
+
+
+class OutageRetry(Retry):
+    """redis-py's retry policy for sitesift's clients: retry connection
+    errors and timeouts with backoff (50 ms doubling to 1 s) for as long as
+    :data:`OUTAGE` allows."""
+
+    def __init__(self) -> None:
+        super().__init__(ExponentialBackoff(cap=1.0, base=0.05), -1)
+
+    def call_with_retry(
+        self,
+        do: Callable[[], T],
+        fail: Callable[..., Any],
+        is_retryable: Callable[[Exception], bool] | None = None,
+        with_failure_count: bool = False,
+    ) -> T:
+        failures = 0
+        while True:
+            try:
+                result = do()
+            except self._supported_errors as error:
+                if is_retryable is not None and not is_retryable(error):
+                    raise
+                failures += 1
+                if with_failure_count:
+                    fail(error, failures)
+                else:
+                    fail(error)
+                if not OUTAGE.failed(error):
+                    raise
+                time.sleep(self._backoff.compute(failures))
+            else:
+                OUTAGE.succeeded()
+                return result
+
+
+def redis_params() -> dict[str, Any]:
+    """Connection parameters of every Redis client of a worker."""
+    return {
+        "retry": OutageRetry(),
+        "retry_on_error": [redis.ConnectionError, redis.TimeoutError],
+        "socket_timeout": 10,
+        "socket_connect_timeout": 5,
+    }
+
+
+def redis_client(url: str) -> redis.Redis:
+    return redis.Redis.from_url(url, **redis_params())
+
+
+# Claim ``member`` of hash KEYS[1] for the token ARGV[2]: 1 when it is ours
+# (new, or claimed by this very call before a lost reply), 0 when taken.
+_CLAIM = """
+if redis.call('HSETNX', KEYS[1], ARGV[1], ARGV[2]) == 1 then return 1 end
+if redis.call('HGET', KEYS[1], ARGV[1]) == ARGV[2] then return 1 end
+return 0
+"""
+
+# Pop the first request of queue KEYS[1] into in-flight hash KEYS[2] under the
+# pop's number ARGV[1]; a retried pop whose reply was lost gets the same one.
+_POP = """
+local again = redis.call('HGET', KEYS[2], ARGV[1])
+if again then return again end
+local items = redis.call('ZRANGE', KEYS[1], 0, 0)
+if #items == 0 then return false end
+redis.call('ZREM', KEYS[1], items[1])
+redis.call('HSET', KEYS[2], ARGV[1], items[1])
+return items[1]
+"""
+
+_TOKEN = uuid.uuid4().hex[:8]
+_claims = itertools.count(1)
+
+
+def claim_token() -> str:
+    """A token unique to one claim call of this process."""
+    return f"{_TOKEN}:{next(_claims)}"
+
+
+class ClaimDupeFilter(RFPDupeFilter):
+    """scrapy-redis's Redis duplicate filter, made safe to retry: a request
+    fingerprint is claimed with a token (a hash, not a set), so a claim
+    retried after its reply was lost is still "new" to the one who made it."""
+
+    def __init__(self, server: redis.Redis, key: str, debug: bool = False) -> None:
+        super().__init__(server, key, debug)
+        self.claim = server.register_script(_CLAIM)
+
+    def request_seen(self, request: Request) -> bool:
+        fingerprint = self.request_fingerprint(request)
+        return not self.claim(keys=[self.key], args=[fingerprint, claim_token()])
 
 
 def crawl_id_for(sites_file: str) -> str:
@@ -113,7 +284,7 @@ def redis_settings(redis_url: str, crawl: str) -> dict[str, Any]:
     keys = Keys(crawl)
     return {
         "SCHEDULER": "crawler.distributed.DistributedScheduler",
-        "DUPEFILTER_CLASS": "scrapy_redis.dupefilter.RFPDupeFilter",
+        "DUPEFILTER_CLASS": "crawler.distributed.ClaimDupeFilter",
         "SCHEDULER_QUEUE_CLASS": "scrapy_redis.queue.PriorityQueue",
         # With the default (False) the first worker to finish deletes the
         # shared queue and filter, and the others refetch everything.
@@ -121,6 +292,7 @@ def redis_settings(redis_url: str, crawl: str) -> dict[str, Any]:
         "SCHEDULER_QUEUE_KEY": keys.queue,
         "SCHEDULER_DUPEFILTER_KEY": keys.dupefilter,
         "REDIS_URL": redis_url,
+        "REDIS_PARAMS": redis_params(),
         "SITESIFT_REDIS_URL": redis_url,
         "SITESIFT_CRAWL_ID": crawl,
         "JOBDIR": None,  # the frontier lives in Redis
@@ -170,6 +342,12 @@ class DistributedScheduler(RedisScheduler):
         )
         scheduler.heartbeat_seconds = min(5.0, scheduler.heartbeat_ttl / 3)
         scheduler._beat: LoopingCall | None = None
+        # Requests popped and not yet stored: URL -> their in-flight fields.
+        scheduler.pops = itertools.count(1)
+        scheduler.popped: dict[str, list[str]] = {}
+        scheduler.pop = scheduler.server.register_script(_POP)
+        OUTAGE.limit = crawler.settings.getfloat("SITESIFT_REDIS_OUTAGE_LIMIT", 60.0)
+        OUTAGE.on_give_up = scheduler.give_up
         crawler.signals.connect(scheduler.spider_idle, signal=signals.spider_idle)
         crawler.signals.connect(scheduler.pages_stored, signal=pages_stored)
         return scheduler
@@ -197,13 +375,27 @@ class DistributedScheduler(RedisScheduler):
     def close(self, reason: str) -> None:
         if self._beat is not None and self._beat.running:
             self._beat.stop()
-        self.heartbeat()
-        self.server.delete(self.keys.alive(self.worker))
-        if reason == "finished":
-            # Everything this worker took was processed and stored.
-            self.server.delete(self.keys.inflight(self.worker))
-            self.server.srem(self.keys.workers, self.worker)
-        super().close(reason)
+        try:
+            self.heartbeat()
+            self.server.delete(self.keys.alive(self.worker))
+            if reason == "finished":
+                # Everything this worker took was processed and stored.
+                self.server.delete(self.keys.inflight(self.worker))
+                self.server.srem(self.keys.workers, self.worker)
+            super().close(reason)
+        except redis.RedisError as exc:  # gone for good: what is in flight stays there
+            logger.error("worker %s closed without Redis: %s", self.worker, exc)
+
+    def give_up(self) -> None:
+        """Redis stayed away past the limit: stop this worker (exit status 1)."""
+        from twisted.internet import reactor  # the installed one (importing installs)
+
+        def close() -> None:
+            engine = self.crawler.engine
+            if engine is not None and engine.spider is not None:
+                deferred_from_coro(engine.close_spider_async(reason="redis_unavailable"))
+
+        reactor.callFromThread(close)
 
     def heartbeat(self) -> None:
         stats = self.crawler.stats
@@ -226,17 +418,22 @@ class DistributedScheduler(RedisScheduler):
     # -- requests ------------------------------------------------------------------
 
     def next_request(self) -> Request | None:
-        request = super().next_request()
-        if request is not None:
-            encoded = self.queue._encode_request(request)
-            self.server.hset(self.keys.inflight(self.worker), request.url, encoded)
+        """Pop the queue's first request into this worker's in-flight hash, in
+        one call that is safe to retry (numbered: a retry returns the same)."""
+        number = str(next(self.pops))
+        data = self.pop(keys=[self.keys.queue, self.keys.inflight(self.worker)], args=[number])
+        if not data:
+            return None
+        request = self.queue._decode_request(data)
+        self.popped.setdefault(request.url, []).append(number)
+        self.crawler.stats.inc_value("scheduler/dequeued/redis")
         return request
 
     def pages_stored(self, urls: Iterable[str]) -> None:
         """The store committed (or spooled) these pages: no longer in flight."""
-        urls = list(urls)
-        if urls:
-            self.server.hdel(self.keys.inflight(self.worker), *urls)
+        fields = [number for url in urls for number in self.popped.pop(url, ())]
+        if fields:
+            self.server.hdel(self.keys.inflight(self.worker), *fields)
 
     def has_pending_requests(self) -> bool:
         return len(self.queue) > 0
@@ -248,6 +445,12 @@ class DistributedScheduler(RedisScheduler):
         been processed (the store flushes on idle), so its in-flight hash is
         cleared; it stops only when no worker has anything left either."""
         self.server.delete(self.keys.inflight(self.worker))
+        self.popped.clear()
+        if OUTAGE.recent(self.heartbeat_ttl):
+            # Heartbeats lapsed with Redis: wait until live workers beat again
+            # before taking anyone's work or ending the crawl.
+            self.idle_checks = 0
+            raise DontCloseSpider
         recovered = self.recover_dead_workers()
         busy = [w for w in self.live_workers() if w != self.worker and self._inflight(w)]
         if recovered or len(self.queue) or busy:
@@ -277,9 +480,11 @@ class DistributedScheduler(RedisScheduler):
             if worker == self.worker or self.server.exists(self.keys.alive(worker)):
                 continue
             claimed = f"{self.keys.inflight(worker)}:recovering:{self.worker}"
-            try:
+            # No such key: nothing in flight, another worker took it, or this
+            # is the retry of our own rename (then ``claimed`` exists).
+            with contextlib.suppress(redis.ResponseError):
                 self.server.rename(self.keys.inflight(worker), claimed)
-            except redis.ResponseError:  # nothing in flight, or another worker took it
+            if not self.server.exists(claimed):
                 self.server.srem(self.keys.workers, worker)
                 continue
             requests = [self.queue._decode_request(v) for v in self.server.hvals(claimed)]
@@ -310,18 +515,32 @@ class SharedState:
         self.server = server
         self.keys = keys
         self.local_seen: set[str] = set()
+        self.claim = server.register_script(_CLAIM)
 
     # -- scheduled pages per site ----------------------------------------------------
 
     def add_seen(self, host: str, url: str) -> bool:
-        """True when ``url`` is new to the whole crawl."""
+        """True when ``url`` is new to the whole crawl (a claim: safe to retry)."""
         if url in self.local_seen:
             return False
         self.local_seen.add(url)
-        return bool(self.server.sadd(self.keys.seen(host), url))
+        return bool(self.claim(keys=[self.keys.seen(host)], args=[url, claim_token()]))
 
     def count_seen(self, host: str) -> int:
-        return int(self.server.scard(self.keys.seen(host)))
+        return int(self.server.hlen(self.keys.seen(host)))
+
+    # -- exact duplicates across workers ------------------------------------------------
+
+    def claim_text(self, digest: str, url: str) -> str:
+        """The URL that holds the text ``digest`` in this crawl: ``url`` when it
+        is the first (or holds it already), else the original's URL."""
+        key = self._table("texts")
+        pipe = self.server.pipeline()
+        pipe.hsetnx(key, digest, url)
+        pipe.hget(key, digest)
+        pipe.expire(key, self.ttl)
+        _, owner, _ = pipe.execute()
+        return owner.decode() if isinstance(owner, bytes) else owner
 
     # -- small tables ----------------------------------------------------------------
 
@@ -392,7 +611,7 @@ class SharedGrouper:
 
 @functools.cache
 def _state(redis_url: str, crawl: str) -> SharedState:
-    return SharedState(redis.Redis.from_url(redis_url), Keys(crawl))
+    return SharedState(redis_client(redis_url), Keys(crawl))
 
 
 def shared_state(settings: Any) -> SharedState | None:  # noqa: ANN401 - scrapy Settings
@@ -425,7 +644,7 @@ class SharedPoliteness:
         if not url:
             raise NotConfigured
         self.crawler = crawler
-        self.server = redis.Redis.from_url(url)
+        self.server = redis_client(url)
         self.keys = Keys(crawler.settings.get("SITESIFT_CRAWL_ID"))
         self.reserve = self.server.register_script(_RESERVE)
 
@@ -490,7 +709,7 @@ def crawl_status(redis_url: str) -> list[dict[str, Any]]:
             {
                 "crawl": crawl,
                 "queued": server.zcard(keys.queue),
-                "seen": server.scard(keys.dupefilter),
+                "seen": server.hlen(keys.dupefilter),
                 "finished": server.get(keys.finished),
                 "workers": workers,
             }
