@@ -9,6 +9,11 @@ included). Either way ``item.duplicate_of`` names the original; the store
 links it rather than storing the text twice. Nothing is dropped: the page
 row and the link are kept. Unchanged text at the same URL is left to the
 store, which then writes no new version.
+
+In a distributed crawl the workers share exact duplicates: the first worker
+to process a text claims its hash in Redis (HSETNX), so copies handled by
+two workers before either is stored still get one original. Near-duplicate
+signatures stay per worker (see docs/distributed.md, Limits).
 """
 
 from __future__ import annotations
@@ -23,6 +28,7 @@ from scrapy.exceptions import NotConfigured
 from sqlalchemy import Engine, select
 from sqlalchemy.exc import DBAPIError
 
+from crawler.distributed import SharedState, shared_state
 from crawler.items import Outcome, PageItem
 from extractors.minhash import (
     MinHashParams,
@@ -106,6 +112,8 @@ class DedupPipeline:
         self.config = config
         self.engine: Engine | None = None
         self.index = Index()
+        # A distributed crawl's exact-text claims in Redis, shared by its workers.
+        self.shared: SharedState | None = shared_state(crawler.settings)
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> DedupPipeline:
@@ -157,7 +165,11 @@ class DedupPipeline:
             .order_by(articles.c.first_seen, articles.c.id)
             .limit(1)
         )
-        return self._db(lambda conn: conn.execute(query).scalar())
+        original = self._db(lambda conn: conn.execute(query).scalar())
+        if original or self.shared is None:
+            return original
+        owner = self.shared.claim_text(digest, url)
+        return owner if owner != url else None
 
     def _near(self, url: str, sig: tuple[int, ...], keys: list[int]) -> str | None:
         candidates = self.index.candidates(url, keys)
