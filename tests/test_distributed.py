@@ -3,7 +3,9 @@ into the real PostgreSQL, against a 1,051-page local site over real HTTP.
 
 Every page ends up stored once and fetched once across the workers; a worker
 killed with SIGKILL mid-way loses nothing (its in-flight pages go back to the
-queue when its heartbeat expires and the survivor fetches them).
+queue when its heartbeat expires and the survivor fetches them); a worker
+started after the crawl is under way takes a share of the frontier.
+Redis restarts: tests/test_faults_redis.py.
 """
 
 from __future__ import annotations
@@ -177,6 +179,41 @@ def test_a_killed_worker_loses_nothing(
     # Pages the victim had in flight were fetched again: at most a batch or two.
     refetched = sum(1 for n in page_requests(web).values() if n > 1)
     assert refetched <= 200
+
+
+def test_a_worker_joining_late_picks_up_the_frontier(
+    tmp_path: Path, web: DemoWeb, db_url: str, redis_url: str, crawl_id: str
+) -> None:
+    """One worker starts alone; a second joins (same --crawl-id) once pages are
+    stored: both store pages, and every page is stored once, fetched once."""
+    slower = ["-s", "CONCURRENT_REQUESTS_PER_DOMAIN=2"]  # so the crawl outlasts the join
+    cmd = crawl_cmd(site_list(tmp_path, web), db_url, redis_url, crawl_id, *slower)
+    first = subprocess.Popen(cmd, cwd=tmp_path, stderr=subprocess.PIPE, text=True)
+    late = None
+    try:
+        deadline = time.monotonic() + 120
+        while len(stored(db_url, web.urls["synthetic"])) < 100:
+            assert time.monotonic() < deadline, "the crawl made no progress"
+            assert first.poll() is None, "the first worker ended too soon"
+            time.sleep(0.1)
+        late = subprocess.Popen(cmd, cwd=tmp_path, stderr=subprocess.PIPE, text=True)
+        errs = [proc.communicate(timeout=600)[1] for proc in (first, late)]
+    finally:
+        for proc in (first, late):
+            if proc is not None and proc.poll() is None:
+                proc.kill()
+    assert first.returncode == 0, errs[0][-3000:]
+    assert late.returncode == 0, errs[1][-3000:]
+
+    rows = stored(db_url, web.urls["synthetic"])
+    assert set(rows) == expected_paths()
+    assert {outcome for outcome, _ in rows.values()} == {"ok"}
+    assert {count for _, count in rows.values()} == {1}  # stored once each
+    assert max(page_requests(web).values()) == 1  # fetched once
+    [status] = [c for c in crawl_status(redis_url) if c["crawl"] == crawl_id]
+    by_pid = {int(w["worker"].split("-")[-2]): w["stored"] for w in status["workers"]}
+    assert by_pid[first.pid] >= 100 and by_pid[late.pid] > 0, by_pid  # both did a share
+    assert sum(by_pid.values()) == len(expected_paths())
 
 
 def test_workers_together_keep_to_a_sites_delay(
