@@ -6,14 +6,18 @@
 Every run crawls the same local synthetic site (served by a separate process,
 so the site's own CPU use is not inside a worker) into a fresh PostgreSQL
 schema, politeness off, no screenshots. A plain single-process crawl (no
-Redis) is the baseline. The table goes to stdout and
-``benchmarks/results/distributed.md``.
+Redis) is the baseline. Beside throughput it measures where the CPU went:
+the crawl processes' own CPU time (user + system, the workers included), the
+machine's busy share (/proc/stat: every process, the site server, PostgreSQL
+and Redis included) and Redis's CPU time (INFO cpu). The table goes to stdout
+and ``benchmarks/results/distributed.md``.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import resource
 import subprocess
 import sys
 import tempfile
@@ -57,6 +61,24 @@ def drop_schema(schema: str) -> None:
     engine.dispose()
 
 
+def machine_ticks() -> tuple[int, int]:
+    """(busy, total) CPU ticks of the whole machine so far."""
+    with open("/proc/stat", encoding="ascii") as handle:
+        values = [int(v) for v in handle.readline().split()[1:]]
+    idle = values[3] + values[4]  # idle + iowait
+    return sum(values) - idle, sum(values)
+
+
+def children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def redis_cpu(server: redis.Redis) -> float:
+    info = server.info("cpu")
+    return float(info["used_cpu_user"]) + float(info["used_cpu_sys"])
+
+
 def run(sites: Path, workers: int, extra: list[str]) -> dict[str, float]:
     schema, db = fresh_schema()
     crawl = f"bench-{uuid.uuid4().hex[:8]}"
@@ -64,9 +86,13 @@ def run(sites: Path, workers: int, extra: list[str]) -> dict[str, float]:
            *extra]  # fmt: skip
     if workers:
         cmd += ["--redis", REDIS, "--crawl-id", crawl, "--workers", str(workers)]
+    server = redis.Redis.from_url(REDIS)
+    cpu0, redis0, (busy0, total0) = children_cpu(), redis_cpu(server), machine_ticks()
     start = time.perf_counter()
     done = subprocess.run(cmd, capture_output=True, text=True, cwd=sites.parent)
     seconds = time.perf_counter() - start
+    busy1, total1 = machine_ticks()
+    crawl_cpu, redis_seconds = children_cpu() - cpu0, redis_cpu(server) - redis0
     if done.returncode:
         raise SystemExit(f"crawl failed ({done.returncode}):\n{done.stderr[-2000:]}")
     engine = connect(db)
@@ -77,10 +103,11 @@ def run(sites: Path, workers: int, extra: list[str]) -> dict[str, float]:
         fetches = conn.execute(select(func.sum(pages.c.fetch_count))).scalar_one()
     engine.dispose()
     drop_schema(schema)
-    server = redis.Redis.from_url(REDIS)
     for key in server.scan_iter(f"sitesift:{crawl}:*"):
         server.delete(key)
-    return {"pages": stored, "fetches": fetches, "seconds": seconds}
+    return {"pages": stored, "fetches": fetches, "seconds": seconds, "crawl_cpu": crawl_cpu,
+            "machine_busy": (busy1 - busy0) / max(1, total1 - total0),
+            "redis_cpu": redis_seconds}  # fmt: skip
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -95,6 +122,7 @@ def main(argv: list[str] | None = None) -> int:
     server = subprocess.Popen([sys.executable, "-c", SERVER, str(args.articles)],
                               stdout=subprocess.PIPE, text=True, cwd=root)  # fmt: skip
     rows = []
+    load = os.getloadavg()[0]
     try:
         base = server.stdout.readline().strip()
         with tempfile.TemporaryDirectory() as tmp:
@@ -112,15 +140,26 @@ def main(argv: list[str] | None = None) -> int:
         f"# Distributed crawl ({os.cpu_count()} cores, {time.strftime('%Y-%m-%d')})",
         "",
         f"Site: {rows[0][1]['pages']} pages; {pipeline}; PostgreSQL; politeness off.",
+        f"Load average before / after: {load:.1f} / {os.getloadavg()[0]:.1f} "
+        "(other work on the machine competes for its cores).",
         f"Command: `{' '.join(['python -m benchmarks.distributed', *(argv or sys.argv[1:])])}`",
         "",
-        "| run | pages stored | fetches | seconds | pages/s | vs 1 worker |",
-        "|---|---:|---:|---:|---:|---:|",
+        "| run | pages stored | fetches | seconds | pages/s | vs 1 worker "
+        "| crawl CPU s | crawl CPU / wall | machine busy | Redis CPU s |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for label, r in rows:
         rate = r["pages"] / r["seconds"]
         lines.append(f"| {label} | {r['pages']} | {r['fetches']} | {r['seconds']:.1f} | "
-                     f"{rate:.1f} | {rate / base_rate:.2f}x |")  # fmt: skip
+                     f"{rate:.1f} | {rate / base_rate:.2f}x | {r['crawl_cpu']:.1f} | "
+                     f"{r['crawl_cpu'] / r['seconds']:.2f} cores | "
+                     f"{100 * r['machine_busy']:.0f}% | {r['redis_cpu']:.1f} |")  # fmt: skip
+    lines += [
+        "",
+        "crawl CPU: user + system time of the crawl processes (all workers); "
+        "machine busy: share of all cores busy during the run, whatever the process "
+        "(site server, PostgreSQL, Redis, anything else running on the machine).",
+    ]
     table = "\n".join(lines) + "\n"
     print(table)
     RESULTS.mkdir(exist_ok=True)
