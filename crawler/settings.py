@@ -44,6 +44,9 @@ DOWNLOAD_WARNSIZE = 8 * 1024 * 1024
 REDIRECT_MAX_TIMES = 10
 RETRY_TIMES = 2
 RETRY_HTTP_CODES = [500, 502, 503, 504, 522, 524, 408, 429]
+# A 429/503 retry waits the server's Retry-After, up to this many seconds; a
+# longer one is recorded as the HTTP error, not waited for.
+SITESIFT_RETRY_AFTER_MAX = 60.0
 # Error statuses reach the spider so that they are recorded, not lost.
 HTTPERROR_ALLOW_ALL = True
 DEPTH_LIMIT = 0  # per-site depth is SITESIFT_MAX_DEPTH / the site list's depth=
@@ -104,6 +107,14 @@ SITESIFT_FOLLOW_FEEDS = True
 SITESIFT_STORE_BATCH = 50  # items per database transaction
 SITESIFT_STORE_FLUSH_SECONDS = 2.0  # ...or sooner when this much time passed
 SITESIFT_PROGRESS_INTERVAL = 10.0  # seconds between progress lines; 0 = off
+# Crawler-trap guards (crawler/traps.py); a refused URL is recorded as skipped.
+# 0 turns one off. Session ids are dropped from URLs by the canonicaliser.
+SITESIFT_TRAP_MAX_URL_LENGTH = 1024
+SITESIFT_TRAP_MAX_SEGMENT_REPEATS = 2  # /a/b/b/b/: a segment more often than this
+SITESIFT_TRAP_MAX_GROUP_PAGES = 500  # pages per URL pattern (calendars, faceted lists)
+# Refuse hosts that are or resolve to loopback, private, link-local... addresses
+# (crawler/middlewares/destinations.py): for untrusted site lists on a server.
+SITESIFT_DENY_PRIVATE = False
 
 # -- extraction (pipelines/classify.py, pipelines/extract.py) -------------------------
 SITESIFT_CLASSIFY_ENABLED = True
@@ -192,6 +203,16 @@ PLAYWRIGHT_MAX_PAGES_PER_CONTEXT = 4  # open pages at once: ~600 MiB of Chromium
 PLAYWRIGHT_DEFAULT_NAVIGATION_TIMEOUT = 30_000  # ms; a hung page fails, the crawl goes on
 PLAYWRIGHT_ABORT_REQUEST = "crawler.middlewares.screenshot.abort_request"
 DOWNLOADER_MIDDLEWARES = globals().get("DOWNLOADER_MIDDLEWARES", {}) | {
+    # First of all: where a request may go (SITESIFT_DENY_PRIVATE).
+    "crawler.middlewares.destinations.DestinationGuard": 40,
+    # Scrapy's retry and redirects, with Retry-After honoured and redirect loops
+    # recorded instead of silently dropped by the duplicate filter.
+    "scrapy.downloadermiddlewares.retry.RetryMiddleware": None,
+    "crawler.middlewares.retry_after.RetryAfterMiddleware": 550,
+    "scrapy.downloadermiddlewares.redirect.MetaRefreshMiddleware": None,
+    "crawler.middlewares.redirects.LoopSafeMetaRefreshMiddleware": 580,
+    "scrapy.downloadermiddlewares.redirect.RedirectMiddleware": None,
+    "crawler.middlewares.redirects.LoopSafeRedirectMiddleware": 600,
     # Close to the downloader: it sees the browser's response first.
     "crawler.middlewares.screenshot.ScreenshotMiddleware": 950,
     # Distributed crawls only: all workers together keep to a site's delay.

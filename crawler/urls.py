@@ -15,7 +15,7 @@ from urllib.parse import urljoin
 
 import idna
 
-__all__ = ["TRACKING_PARAMS", "canonicalize_url", "host_of"]
+__all__ = ["SESSION_PARAMS", "TRACKING_PARAMS", "canonicalize_url", "host_of"]
 
 # Click and campaign identifiers added by ad networks, mail tools and share
 # buttons. Only names that never select content: ``ref``, ``source``, ``from``
@@ -34,6 +34,22 @@ TRACKING_PARAMS: frozenset[str] = frozenset(
         "spm",
     }
 )  # fmt: skip
+
+# Session identifiers: a fresh one per visit turns one page into endless URLs
+# (a crawler trap) and never changes the content. These names carry nothing
+# else; ``sid`` and ``session`` name stories or filters on some sites, so they
+# are dropped only when their value is an opaque token (see _SESSION_TOKEN_RE).
+SESSION_PARAMS: frozenset[str] = frozenset(
+    {"jsessionid", "phpsessid", "aspsessionid", "sessionid", "session_id", "sessid",
+     "cfid", "cftoken", "oscsid", "zenid"}
+)  # fmt: skip
+_TOKEN_SESSION_PARAMS = frozenset({"sid", "session"})
+# 16+ hex digits, or 20+ letters and digits mixed: a generated token, not a word or an id.
+_SESSION_TOKEN_RE = re.compile(
+    r"[0-9A-Fa-f]{16,}|(?=[A-Za-z0-9]*[0-9])(?=[A-Za-z0-9]*[A-Za-z])[A-Za-z0-9]{20,}"
+)
+# Java servlets put the session in the path: /page;jsessionid=ABC?x=1
+_PATH_SESSION_RE = re.compile(r";(?:jsessionid|phpsessid|sessionid)=[^/?#]*", re.IGNORECASE)
 
 _DEFAULT_PORTS = {"http": "80", "https": "443"}
 _UNRESERVED = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
@@ -89,6 +105,7 @@ def _canonicalize(url: str, base: str | None) -> str | None:
     authority = _canonical_authority(authority, scheme)
     if authority is None:
         return None
+    path = _PATH_SESSION_RE.sub("", path)
     path = _remove_dot_segments(_normalize_escapes(path, _PATH_SAFE)) or "/"
     query = _canonical_query(query)
     return f"{scheme}://{authority}{path}" + (f"?{query}" if query else "")
@@ -221,11 +238,18 @@ def _canonical_query(query: str) -> str:
             continue
         key, eq, value = part.partition("=")
         key = _normalize_escapes(key, _QUERY_KEY_SAFE)
-        if _is_tracking(key):
+        if _is_tracking(key) or _is_session(key, value):
             continue
         pairs.append((key, _normalize_escapes(value, _QUERY_VALUE_SAFE) if eq else None))
     pairs.sort(key=lambda pair: (pair[0], pair[1] is not None, pair[1] or ""))
     return "&".join(key if value is None else f"{key}={value}" for key, value in pairs)
+
+
+def _is_session(key: str, value: str) -> bool:
+    lowered = key.lower()
+    if lowered in SESSION_PARAMS:
+        return True
+    return lowered in _TOKEN_SESSION_PARAMS and _SESSION_TOKEN_RE.fullmatch(value) is not None
 
 
 def _is_tracking(key: str) -> bool:

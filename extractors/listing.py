@@ -312,7 +312,10 @@ def to_record(doc: Document, el: etree._Element, base: str | None) -> Record:
     if link is not None:
         href = (link.get("href") or "").strip()
         if href and not href.lower().startswith(("javascript:", "#", "mailto:")):
-            url = urljoin(base, href) if base else href
+            try:
+                url = urljoin(base, href) if base else href
+            except ValueError:  # a malformed link ("http://[::1:bad/") is no link
+                url = None
     return Record(text=text, url=url, title=title or None, date=find_date(text))
 
 

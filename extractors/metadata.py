@@ -416,5 +416,8 @@ def _big_enough(img: etree._Element, min_px: int) -> bool:
     return True
 
 
-def _absolute(src: str, base: str | None) -> str:
-    return urljoin(base, src.strip()) if base else src.strip()
+def _absolute(src: str, base: str | None) -> str | None:
+    try:
+        return urljoin(base, src.strip()) if base else src.strip()
+    except ValueError:  # a malformed URL ("http://[::1:bad/") is no image
+        return None

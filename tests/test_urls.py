@@ -59,6 +59,22 @@ def test_tracking_parameters_dropped_content_parameters_kept() -> None:
     assert not {"id", "ref", "page", "p", "q", "source", "from"} & TRACKING_PARAMS
 
 
+@pytest.mark.parametrize(
+    ("url", "canonical"),
+    [
+        ("http://example.com/a?PHPSESSID=abc&id=7", "http://example.com/a?id=7"),
+        ("http://example.com/a;jsessionid=0AF3B2?id=7", "http://example.com/a?id=7"),
+        ("http://example.com/a?sid=9f86d081884c7d65&id=7", "http://example.com/a?id=7"),
+        ("http://example.com/a?sid=a1B2c3D4e5F6g7H8i9J0k", "http://example.com/a"),
+        # ``sid`` that is not an opaque token names content (a story, a station).
+        ("http://example.com/a?sid=08/01/02/1234", "http://example.com/a?sid=08/01/02/1234"),
+        ("http://example.com/a?sid=42", "http://example.com/a?sid=42"),
+    ],
+)
+def test_session_ids_dropped(url: str, canonical: str) -> None:
+    assert canonicalize_url(url) == canonical
+
+
 def test_only_tracking_query_leaves_no_question_mark() -> None:
     assert canonicalize_url("http://example.com/a?utm_campaign=z") == "http://example.com/a"
 

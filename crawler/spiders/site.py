@@ -27,7 +27,7 @@ from lxml import etree
 from protego import Protego
 from scrapy import Request, Spider, signals
 from scrapy.crawler import Crawler
-from scrapy.exceptions import IgnoreRequest, StopDownload
+from scrapy.exceptions import StopDownload
 from scrapy.http import Response
 from scrapy.utils.gz import gunzip
 from scrapy.utils.sitemap import Sitemap
@@ -35,9 +35,12 @@ from sqlalchemy.exc import SQLAlchemyError
 from twisted.python.failure import Failure
 
 from crawler.distributed import SharedGrouper, SharedState, shared_state
+from crawler.failures import describe_failure
 from crawler.items import Outcome, PageItem
+from crawler.middlewares.retry_after import RETRY_AFTER_META
 from crawler.sitelist import SiteSpec, read_site_list
 from crawler.throttle import META_KEY as DELAY_META
+from crawler.traps import TrapGuard, TrapParams
 from crawler.urlgroups import URLGrouper
 from crawler.urls import canonicalize_url, host_of
 from extractors.document import Document
@@ -81,6 +84,9 @@ class SiteSpider(Spider):
         self.by_host: dict[str, SiteSpec] = {spec.host: spec for spec in specs}
         self.grouper: URLGrouper | SharedGrouper = URLGrouper()
         self.seen: dict[str, set[str]] = {spec.host: set() for spec in specs}
+        self.trapped: set[str] = set()
+        self._trap_warnings: set[str] = set()
+        self.traps = TrapGuard()
         self.delay_floor: dict[str, float] = {}
         self.known: dict[str, KnownPage] = {}
         self.resumed_runs: list[int] = []
@@ -92,6 +98,7 @@ class SiteSpider(Spider):
         spider = super().from_crawler(crawler, *args, **kwargs)
         crawler.signals.connect(spider.headers_received, signal=signals.headers_received)
         crawler.signals.connect(spider.close_history, signal=signals.spider_closed)
+        spider.traps = TrapGuard(TrapParams.from_settings(crawler.settings))
         spider.shared = shared_state(crawler.settings)
         if spider.shared is not None:
             spider.grouper = SharedGrouper(spider.shared, spider.grouper)
@@ -135,10 +142,11 @@ class SiteSpider(Spider):
 
     def page_request(
         self, spec: SiteSpec, url: str, depth: int, referer: str | None = None
-    ) -> Request | None:
+    ) -> Request | PageItem | None:
         """A request for a page of ``spec`` — or None when the URL is out of
-        scope, already seen, too deep, or the site's page cap is reached."""
-        if not spec.in_scope(url) or url in self.seen[spec.host]:
+        scope, already seen, too deep, or the site's page cap is reached; a
+        skipped item recording why, the first time, for a crawler trap."""
+        if not spec.in_scope(url) or url in self.seen[spec.host] or url in self.trapped:
             return None
         if depth > self.max_depth(spec):
             self.crawler.stats.inc_value("sitesift/skipped/too_deep")
@@ -149,6 +157,9 @@ class SiteSpider(Spider):
         if scheduled >= self.max_pages(spec):
             self.crawler.stats.inc_value("sitesift/skipped/page_cap")
             return None
+        trap = self.traps.check(url)
+        if trap:
+            return self._trapped(spec, url, depth, referer, trap)
         if not self._mark_seen(spec, url):
             return None
         return Request(
@@ -159,6 +170,22 @@ class SiteSpider(Spider):
             priority=-depth,
             headers=self._validators(url),
         )
+
+    def _trapped(
+        self, spec: SiteSpec, url: str, depth: int, referer: str | None, reason: str
+    ) -> PageItem:
+        """A URL the trap guards refused: recorded once, never fetched."""
+        self.trapped.add(url)
+        self.crawler.stats.inc_value("sitesift/pages/skipped")
+        self.crawler.stats.inc_value("sitesift/skipped/trap")
+        if "URL pattern" in reason and reason not in self._trap_warnings:
+            self._trap_warnings.add(reason)  # actionable: once per pattern
+            logger.warning("%s: %s", spec.host, reason)
+        else:
+            logger.debug("%s: %s", url, reason)
+        now = datetime.now(UTC).isoformat()
+        return PageItem(url=url, site=spec.host, outcome=Outcome.SKIPPED, reason=reason,
+                        fetched_at=now, depth=depth, referer=referer)  # fmt: skip
 
     def _mark_seen(self, spec: SiteSpec, url: str) -> bool:
         """Record ``url`` as scheduled; False when it already was (by any
@@ -202,7 +229,7 @@ class SiteSpider(Spider):
 
     # -- what the database already holds ---------------------------------------------
 
-    def _load_history(self) -> list[Request]:
+    def _load_history(self) -> list[Request | PageItem]:
         """Read the stored pages of these sites; mark as seen those not to
         fetch again (resumed or not due) and return requests for their links."""
         s = self.settings
@@ -221,7 +248,7 @@ class SiteSpider(Spider):
             spec = self.by_host.get(host_of(url) or "")
             if spec is not None:
                 self._mark_seen(spec, url)
-        requests: list[Request] = []
+        requests: list[Request | PageItem] = []
         good = sorted(u for u in done if self.known[u].outcome == str(Outcome.OK))
         for url, html in stored_html(self.history, good):
             requests.extend(self._follow_stored(url, html))
@@ -259,7 +286,7 @@ class SiteSpider(Spider):
         self.crawler.stats.set_value("sitesift/recrawl/not_due", len(done))
         return done
 
-    def _follow_stored(self, url: str, html: str) -> Iterator[Request]:
+    def _follow_stored(self, url: str, html: str) -> Iterator[Request | PageItem]:
         spec = self.by_host.get(host_of(url) or "")
         if spec is None:
             return
@@ -272,7 +299,7 @@ class SiteSpider(Spider):
 
     # -- robots, sitemaps, feeds -----------------------------------------------------
 
-    def parse_robots(self, response: Response) -> Iterator[Request]:
+    def parse_robots(self, response: Response) -> Iterator[Request | PageItem]:
         spec = self.by_host[response.meta[SITE]]
         sitemaps: list[str] = []
         if response.status == 200:
@@ -287,7 +314,7 @@ class SiteSpider(Spider):
                 self._set_delay_floor(spec, float(delay))
         yield from self._site_entries(spec, sitemaps)
 
-    def robots_failed(self, failure: Failure) -> Iterator[Request]:
+    def robots_failed(self, failure: Failure) -> Iterator[Request | PageItem]:
         spec = self.by_host[failure.request.meta[SITE]]
         yield from self._site_entries(spec, [])
 
@@ -300,7 +327,7 @@ class SiteSpider(Spider):
             slot.delay = max(slot.delay, floor)
         logger.info("%s: robots.txt Crawl-delay %.2fs (using %.2fs)", spec.host, delay, floor)
 
-    def _site_entries(self, spec: SiteSpec, sitemaps: list[str]) -> Iterator[Request]:
+    def _site_entries(self, spec: SiteSpec, sitemaps: list[str]) -> Iterator[Request | PageItem]:
         request = self.page_request(spec, spec.url, 0)
         if request is not None:
             yield request
@@ -318,7 +345,7 @@ class SiteSpider(Spider):
         meta = self._meta(spec, 1) | {"handle_httpstatus_all": True}
         return Request(url, callback=callback, errback=self.aux_failed, meta=meta, priority=50)
 
-    def parse_sitemap(self, response: Response) -> Iterator[Request]:
+    def parse_sitemap(self, response: Response) -> Iterator[Request | PageItem]:
         spec = self.by_host[response.meta[SITE]]
         if response.status != 200:
             return
@@ -346,7 +373,7 @@ class SiteSpider(Spider):
                 if request is not None:
                     yield request
 
-    def parse_feed(self, response: Response) -> Iterator[Request]:
+    def parse_feed(self, response: Response) -> Iterator[Request | PageItem]:
         spec = self.by_host[response.meta[SITE]]
         if response.status != 200:
             return
@@ -417,6 +444,9 @@ class SiteSpider(Spider):
         reason = self._not_a_page(response, item.content_type)
         if response.status >= 400:
             item.outcome, item.reason = Outcome.HTTP_ERROR, f"HTTP {response.status}"
+            if RETRY_AFTER_META in response.meta:
+                item.reason += (f", Retry-After {response.meta[RETRY_AFTER_META]:.0f} s: "
+                                "not retried (over SITESIFT_RETRY_AFTER_MAX)")  # fmt: skip
         elif reason:
             item.outcome, item.reason = Outcome.SKIPPED, reason
         elif not final or not spec.in_scope(final):
@@ -468,7 +498,7 @@ class SiteSpider(Spider):
 
     def _follow(
         self, spec: SiteSpec, doc: Document, page_url: str, depth: int
-    ) -> Iterator[Request]:
+    ) -> Iterator[Request | PageItem]:
         base = canonicalize_url(doc.base_href, base=page_url) if doc.base_href else None
         base = base or page_url
         if self.settings.getbool("SITESIFT_FOLLOW_FEEDS"):
@@ -504,14 +534,11 @@ class SiteSpider(Spider):
     def fetch_failed(self, failure: Failure) -> Iterator[PageItem]:
         request = failure.request
         spec = self.by_host[request.meta[SITE]]
-        if failure.check(IgnoreRequest) and "robots.txt" in failure.getErrorMessage():
-            outcome, reason = Outcome.ROBOTS, "disallowed by robots.txt"
-        else:
-            outcome = Outcome.FAILED
-            reason = f"{failure.type.__name__}: {failure.getErrorMessage()}"[:500]
+        outcome, reason = describe_failure(failure, self.settings)
         self.crawler.stats.inc_value(f"sitesift/pages/{outcome}")
         yield PageItem(
-            url=request.url,
+            # A redirect hop that failed is recorded under the URL that was asked for.
+            url=(request.meta.get("redirect_urls") or [request.url])[0],
             site=spec.host,
             outcome=outcome,
             reason=reason,

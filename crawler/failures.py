@@ -1,0 +1,54 @@
+"""A failed fetch in words: the outcome to record and a reason a person reads.
+
+Scrapy's failures name exception classes (``DownloadCancelledError:`` with no
+message for a body that outgrew ``DOWNLOAD_MAXSIZE``); the pages table should
+say what happened and which setting bounds it, and keep the original message
+for the details.
+"""
+
+from __future__ import annotations
+
+from scrapy.exceptions import (
+    CannotResolveHostError,
+    DownloadCancelledError,
+    DownloadConnectionRefusedError,
+    DownloadFailedError,
+    DownloadTimeoutError,
+    IgnoreRequest,
+    ResponseDataLossError,
+)
+from scrapy.settings import BaseSettings
+from twisted.python.failure import Failure
+
+from crawler.items import Outcome
+from crawler.middlewares.destinations import ForbiddenDestination
+from crawler.middlewares.redirects import RedirectLoop, TooManyRedirects
+
+MAX_REASON = 500
+
+
+def describe_failure(failure: Failure, settings: BaseSettings) -> tuple[Outcome, str]:
+    """(outcome, reason) for a request whose errback got ``failure``."""
+    exc, message = failure.value, failure.getErrorMessage().strip()
+    outcome, reason = Outcome.FAILED, f"{type(exc).__name__}: {message}"
+    if isinstance(exc, ForbiddenDestination):
+        outcome, reason = Outcome.SKIPPED, message
+    elif isinstance(exc, RedirectLoop | TooManyRedirects):
+        reason = message
+    elif isinstance(exc, IgnoreRequest) and "robots.txt" in message:
+        outcome, reason = Outcome.ROBOTS, "disallowed by robots.txt"
+    elif isinstance(exc, IgnoreRequest) and "DOWNLOAD_MAXSIZE" in message:
+        reason = f"body over DOWNLOAD_MAXSIZE once decompressed (a compression bomb): {message}"
+    elif isinstance(exc, DownloadCancelledError) and (not message or "max size" in message):
+        limit = settings.getint("DOWNLOAD_MAXSIZE")
+        reason = f"response over the max size (DOWNLOAD_MAXSIZE = {limit} bytes): cancelled"
+        reason += f": {message}" if message else ""
+    elif isinstance(exc, DownloadTimeoutError):
+        reason = f"timeout: no complete response in {settings.getfloat('DOWNLOAD_TIMEOUT'):g} s"
+    elif isinstance(exc, DownloadConnectionRefusedError):
+        reason = f"connection refused: {message}"
+    elif isinstance(exc, CannotResolveHostError):
+        reason = f"DNS lookup failed: {message}"
+    elif isinstance(exc, ResponseDataLossError | DownloadFailedError):
+        reason = f"connection dropped before the response was complete ({type(exc).__name__})"
+    return outcome, reason[:MAX_REASON]

@@ -1,0 +1,60 @@
+"""Redirects that end: loops are caught at once, and every hop is followed.
+
+Scrapy's redirect middlewares hand each hop to the scheduler, whose duplicate
+filter silently drops a hop to a URL already seen: a loop (A -> B -> A), or
+an old URL redirecting to a page fetched before, then leaves the requested URL
+with no record at all. Here a hop back into its own chain fails the request
+as a redirect loop, the other hops skip the duplicate filter (the chain is
+bounded by ``REDIRECT_MAX_TIMES``), and running out of hops says so plainly.
+Both the HTTP 3xx and the ``<meta http-equiv=refresh>`` middlewares get this.
+"""
+
+from __future__ import annotations
+
+from scrapy.downloadermiddlewares.redirect import MetaRefreshMiddleware, RedirectMiddleware
+from scrapy.exceptions import IgnoreRequest
+from scrapy.http import Request, Response
+
+from crawler.urls import canonicalize_url
+
+
+class RedirectLoop(IgnoreRequest):
+    """A redirect back to a URL of its own chain."""
+
+
+class TooManyRedirects(IgnoreRequest):
+    """A chain longer than ``REDIRECT_MAX_TIMES``."""
+
+
+def _key(url: str) -> str:
+    return canonicalize_url(url) or url
+
+
+class _ChainGuard:
+    max_redirect_times: int
+
+    def process_response(self, request: Request, response: Response) -> Request | Response:
+        try:
+            result = super().process_response(request, response)  # type: ignore[misc]
+        except IgnoreRequest as exc:
+            if "max redirections" in str(exc):
+                chain = [*request.meta.get("redirect_urls", []), request.url]
+                raise TooManyRedirects(
+                    f"too many redirects: more than {self.max_redirect_times} "
+                    f"(REDIRECT_MAX_TIMES) from {chain[0]}"
+                ) from exc
+            raise
+        if isinstance(result, Request) and result is not request:
+            chain = result.meta.get("redirect_urls", [])
+            if _key(result.url) in {_key(url) for url in chain}:
+                raise RedirectLoop("redirect loop: " + " -> ".join([*chain, result.url]))
+            result.dont_filter = True
+        return result
+
+
+class LoopSafeRedirectMiddleware(_ChainGuard, RedirectMiddleware):
+    """Scrapy's 3xx redirects, with loops caught and no hop lost."""
+
+
+class LoopSafeMetaRefreshMiddleware(_ChainGuard, MetaRefreshMiddleware):
+    """Scrapy's meta-refresh redirects, with loops caught and no hop lost."""
