@@ -20,7 +20,12 @@ from __future__ import annotations
 
 import contextlib
 import gzip
+import os
 import random
+import signal
+import sqlite3
+import subprocess
+import sys
 import threading
 import time
 from collections import Counter
@@ -477,6 +482,63 @@ class HostileWeb:
         q = parse_qs(urlsplit(h.path).query).get("q", ["a"])[0]
         longer = (q + " more").replace(" ", "+")
         h.send(200, _page("Search", f'<a href="/search?q={longer}&page=1">more</a>').encode())
+
+
+# -- crawling it ------------------------------------------------------------------------
+
+CRAWL_LIMIT_SECONDS = 300  # the crawl is killed past this: a hang is a failure
+GROUP_CAP = 40  # SITESIFT_TRAP_MAX_GROUP_PAGES for the test crawl
+TIMEOUT = 3  # DOWNLOAD_TIMEOUT for the test crawl; /slow.html needs SLOW_SECONDS
+SETTINGS = {
+    "AUTOTHROTTLE_ENABLED": "False",
+    "DOWNLOAD_DELAY": "0",
+    "DOWNLOAD_TIMEOUT": str(TIMEOUT),
+    "SITESIFT_SCREENSHOTS": "none",
+    "SITESIFT_MAX_PAGES": "400",
+    "SITESIFT_TRAP_MAX_GROUP_PAGES": str(GROUP_CAP),
+    "SITESIFT_PROGRESS_INTERVAL": "0",
+}
+
+
+@dataclass
+class HostileCrawl:
+    """What one crawl of the hostile web left: its pages rows and its cost."""
+
+    web: HostileWeb
+    rows: dict[str, sqlite3.Row]
+    returncode: int
+    seconds: float
+    max_rss_mib: float
+    log: str
+
+    def row(self, path: str, site: str = "main") -> sqlite3.Row | None:
+        return self.rows.get(self.web.url(site, path))
+
+
+def run_crawl(web: HostileWeb, tmp: Path, *extra: str) -> HostileCrawl:
+    """A real `sitesift crawl` subprocess into SQLite; its own peak RSS from wait4."""
+    db = tmp / "hostile.db"
+    sites = web.write_site_list(tmp / "sites.txt")
+    args = [arg for name, value in SETTINGS.items() for arg in ("-s", f"{name}={value}")]
+    cmd = [sys.executable, "-m", "crawler.cli", "crawl", str(sites), "--db", f"sqlite:///{db}"]
+    log = tmp / "crawl.log"
+    started = time.monotonic()
+    with log.open("w") as out:
+        proc = subprocess.Popen([*cmd, *args, *extra], stdout=out, stderr=subprocess.STDOUT,
+                                cwd=tmp)  # fmt: skip
+        killer = threading.Timer(CRAWL_LIMIT_SECONDS, proc.send_signal, (signal.SIGKILL,))
+        killer.start()
+        try:
+            _, status, usage = os.wait4(proc.pid, 0)
+        finally:
+            killer.cancel()
+    seconds = time.monotonic() - started
+    conn = sqlite3.connect(db)
+    conn.row_factory = sqlite3.Row
+    rows = {row["url"]: row for row in conn.execute("SELECT * FROM pages")}
+    conn.close()
+    return HostileCrawl(web, rows, os.waitstatus_to_exitcode(status), seconds,
+                        usage.ru_maxrss / 1024, log.read_text(errors="replace"))  # fmt: skip
 
 
 def main() -> None:

@@ -173,3 +173,28 @@ def test_crawl_delay_from_robots_is_honoured(crawl: Crawl) -> None:
     # (the downloader's jitter is +-50%).
     requests = max(len(crawl.web.requested_paths(site)) for site in SITES)
     assert crawl.seconds >= (requests - 2) * 0.2 * 0.5
+
+
+@pytest.mark.parametrize(("option", "check"), [("max_pages=25", "pages"), ("depth=1", "depth")])
+def test_per_site_page_and_depth_caps_hold(tmp_path: Path, option: str, check: str) -> None:
+    """A site line's caps bound the crawl of a 300-page site (sitemap off, so
+    links are the only way in and depth means link hops)."""
+    db = tmp_path / "caps.db"
+    with DemoWeb((), synthetic_pages=300) as web:
+        sites = tmp_path / "sites.txt"
+        sites.write_text(f"{web.urls['synthetic']} {option}\n")
+        proc = subprocess.run(
+            [sys.executable, "-m", "crawler.cli", "crawl", str(sites), "--db", f"sqlite:///{db}",
+             "-s", "DOWNLOAD_DELAY=0", "-s", "AUTOTHROTTLE_ENABLED=False",
+             "-s", "SITESIFT_FOLLOW_SITEMAPS=False", "-s", "SITESIFT_SCREENSHOTS=none"],
+            capture_output=True, text=True, timeout=300,
+        )  # fmt: skip
+        fetched = [p for p in web.requested_paths("synthetic") if p != "/robots.txt"]
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    with sqlite3.connect(db) as conn:
+        rows = conn.execute("select depth from pages").fetchall()
+    if check == "pages":
+        assert len(rows) == len(fetched) == 25
+    else:
+        assert rows and max(depth for (depth,) in rows) == 1
+        assert len(rows) == len(fetched) < 300

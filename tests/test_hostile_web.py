@@ -9,76 +9,22 @@ with loopback marked as forbidden. Traffic goes to 127.0.0.1 only.
 
 from __future__ import annotations
 
-import os
-import signal
-import sqlite3
-import subprocess
-import sys
-import threading
-import time
 import zlib
-from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
-from tests.hostile_web import BUSY_FAILURES, CASES, HostileWeb
+from tests.hostile_web import (
+    BUSY_FAILURES,
+    CASES,
+    CRAWL_LIMIT_SECONDS,
+    GROUP_CAP,
+    HostileCrawl,
+    HostileWeb,
+    run_crawl,
+)
 
-# Generous bounds, hangs and leaks detectors rather than performance targets
-# (measured figures: docs/reliability.md).
-CRAWL_LIMIT_SECONDS = 300
-MEMORY_LIMIT_MIB = 1024
-GROUP_CAP = 40  # SITESIFT_TRAP_MAX_GROUP_PAGES for this crawl
-TIMEOUT = 3  # DOWNLOAD_TIMEOUT for this crawl; /slow.html needs 8 s
-SETTINGS = {
-    "AUTOTHROTTLE_ENABLED": "False",
-    "DOWNLOAD_DELAY": "0",
-    "DOWNLOAD_TIMEOUT": str(TIMEOUT),
-    "SITESIFT_SCREENSHOTS": "none",
-    "SITESIFT_MAX_PAGES": "400",
-    "SITESIFT_TRAP_MAX_GROUP_PAGES": str(GROUP_CAP),
-    "SITESIFT_PROGRESS_INTERVAL": "0",
-}
-
-
-@dataclass
-class HostileCrawl:
-    web: HostileWeb
-    rows: dict[str, sqlite3.Row]
-    returncode: int
-    seconds: float
-    max_rss_mib: float
-    log: str
-
-    def row(self, path: str, site: str = "main") -> sqlite3.Row | None:
-        return self.rows.get(self.web.url(site, path))
-
-
-def run_crawl(web: HostileWeb, tmp: Path, *extra: str) -> HostileCrawl:
-    """A real `sitesift crawl` subprocess; its own peak RSS from wait4."""
-    db = tmp / "hostile.db"
-    sites = web.write_site_list(tmp / "sites.txt")
-    args = [arg for name, value in SETTINGS.items() for arg in ("-s", f"{name}={value}")]
-    cmd = [sys.executable, "-m", "crawler.cli", "crawl", str(sites), "--db", f"sqlite:///{db}"]
-    log = tmp / "crawl.log"
-    started = time.monotonic()
-    with log.open("w") as out:
-        proc = subprocess.Popen([*cmd, *args, *extra], stdout=out, stderr=subprocess.STDOUT,
-                                cwd=tmp)  # fmt: skip
-        killer = threading.Timer(CRAWL_LIMIT_SECONDS, proc.send_signal, (signal.SIGKILL,))
-        killer.start()
-        try:
-            _, status, usage = os.wait4(proc.pid, 0)
-        finally:
-            killer.cancel()
-    proc.returncode = os.waitstatus_to_exitcode(status)
-    seconds = time.monotonic() - started
-    conn = sqlite3.connect(db)
-    conn.row_factory = sqlite3.Row
-    rows = {row["url"]: row for row in conn.execute("SELECT * FROM pages")}
-    conn.close()
-    return HostileCrawl(web, rows, proc.returncode, seconds, usage.ru_maxrss / 1024,
-                        log.read_text(errors="replace"))  # fmt: skip
+MEMORY_LIMIT_MIB = 1024  # a leak detector, not a target (figures: docs/reliability.md)
 
 
 @pytest.fixture(scope="module")
