@@ -506,6 +506,7 @@ class HostileCrawl:
 
     web: HostileWeb
     rows: dict[str, sqlite3.Row]
+    articles: dict[str, sqlite3.Row]
     returncode: int
     seconds: float
     max_rss_mib: float
@@ -536,8 +537,9 @@ def run_crawl(web: HostileWeb, tmp: Path, *extra: str) -> HostileCrawl:
     conn = sqlite3.connect(db)
     conn.row_factory = sqlite3.Row
     rows = {row["url"]: row for row in conn.execute("SELECT * FROM pages")}
+    articles = {row["url"]: row for row in conn.execute("SELECT * FROM articles")}
     conn.close()
-    return HostileCrawl(web, rows, os.waitstatus_to_exitcode(status), seconds,
+    return HostileCrawl(web, rows, articles, os.waitstatus_to_exitcode(status), seconds,
                         usage.ru_maxrss / 1024, log.read_text(errors="replace"))  # fmt: skip
 
 

@@ -52,6 +52,17 @@ def test_each_case_is_stored_or_recorded_with_its_reason(crawl: HostileCrawl, pa
         assert case.reason.lower() in (row["reason"] or "").lower(), row["reason"]
 
 
+@pytest.mark.parametrize(
+    "path", [p for p, case in CASES.items() if case.text and p.startswith(("/enc/", "/articles/"))]
+)
+def test_articles_keep_their_text_whatever_the_encoding(crawl: HostileCrawl, path: str) -> None:
+    """The cleaned text holds the page's sentence (a duplicate's is its original's)."""
+    article = crawl.articles[crawl.web.url("main", path)]
+    if article["duplicate_of"]:
+        article = crawl.articles[article["duplicate_of"]]
+    assert CASES[path].text in article["text"]
+
+
 def test_garbage_robots_txt_does_not_stop_a_site(crawl: HostileCrawl) -> None:
     for path in ("/", "/a.html", "/b.html"):
         row = crawl.row(path, site="garbage")
