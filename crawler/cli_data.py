@@ -99,7 +99,9 @@ def cmd_export(args: argparse.Namespace) -> int:
     try:
         count = export(engine, fmt, args.output, flt, progress)
     except OSError as exc:
-        raise _cli_error(f"cannot write {args.output}: {exc.strerror}") from None
+        if not args.quiet:
+            print(file=sys.stderr)  # end the progress line
+        raise _cli_error(f"cannot write {args.output}: {exc.strerror or exc}") from None
     finally:
         engine.dispose()
     if not args.quiet:

@@ -8,6 +8,7 @@ of the URL under a sanitised site folder, never the raw URL.
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import hashlib
 import json
@@ -138,8 +139,13 @@ def write_markdown(records: Iterator[dict[str, Any]], root: Path) -> Iterator[No
         path = markdown_path(root, record)
         path.parent.mkdir(parents=True, exist_ok=True)
         tmp = path.with_suffix(".md.part")
-        tmp.write_text(markdown_document(record), encoding="utf-8")
-        tmp.replace(path)
+        try:
+            tmp.write_text(markdown_document(record), encoding="utf-8")
+            tmp.replace(path)
+        except OSError:
+            with contextlib.suppress(OSError):
+                tmp.unlink()
+            raise
         yield
 
 
@@ -181,10 +187,20 @@ def export(
         done = _drive(_writer(fmt)(records, sys.stdout), total, progress)
     else:
         target = Path(output)
+        if target.exists() and not target.is_file():
+            # /dev/stdout, a FIFO: written in place; renaming over it would
+            # replace the device with a file
+            with target.open("w", encoding="utf-8", newline="") as out:
+                return _drive(_writer(fmt)(records, out), total, progress)
         tmp = target.with_name(target.name + ".part")
-        with tmp.open("w", encoding="utf-8", newline="") as out:
-            done = _drive(_writer(fmt)(records, out), total, progress)
-        tmp.replace(target)  # a reader never sees half an export
+        try:
+            with tmp.open("w", encoding="utf-8", newline="") as out:
+                done = _drive(_writer(fmt)(records, out), total, progress)
+            tmp.replace(target)  # a reader never sees half an export
+        except BaseException:
+            with contextlib.suppress(OSError):
+                tmp.unlink()  # a full disk keeps no half file
+            raise
     return done
 
 

@@ -8,9 +8,11 @@ refuses a database written by a newer sitesift.
 
 from __future__ import annotations
 
+import os
 import zlib
 from collections.abc import Callable
 from datetime import UTC, datetime
+from pathlib import Path
 
 from sqlalchemy import (
     JSON,
@@ -342,9 +344,22 @@ def connect(url: str, *, create: bool = True) -> Engine:
         engine.dispose()
         raise DatabaseError(
             f"cannot open database {engine.url.render_as_string(hide_password=True)}: "
-            f"{error_line(exc)}"
+            f"{error_line(exc)}{_sqlite_hint(engine)}"
         ) from None
     return engine
+
+
+def _sqlite_hint(engine: Engine) -> str:
+    """Why SQLite could not open its file, when the folder says it."""
+    database = engine.url.database
+    if engine.dialect.name != "sqlite" or not database or database == ":memory:":
+        return ""
+    folder = Path(database).absolute().parent
+    if not folder.is_dir():
+        return f" (folder {folder} does not exist)"
+    if not os.access(folder, os.W_OK):
+        return f" (folder {folder} is read-only; SQLite writes its -wal and -shm files there)"
+    return ""
 
 
 def error_line(exc: BaseException) -> str:

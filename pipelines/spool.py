@@ -8,6 +8,7 @@ A file is deleted only after its whole content was committed.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import time
@@ -19,6 +20,17 @@ from typing import Any
 class Spool:
     def __init__(self, directory: str | Path) -> None:
         self.directory = Path(directory)
+
+    def check(self) -> str | None:
+        """Why batches could not be spooled here, or None when they can."""
+        existing = self.directory.absolute()
+        while not existing.exists() and existing != existing.parent:
+            existing = existing.parent  # the folder is created when first needed
+        if not existing.is_dir():
+            return f"spool folder {self.directory} cannot be created: {existing} is not a folder"
+        if not os.access(existing, os.W_OK):
+            return f"spool folder {self.directory} is not writable ({existing})"
+        return None
 
     def files(self) -> list[Path]:
         if not self.directory.is_dir():
@@ -38,11 +50,16 @@ class Spool:
         self.directory.mkdir(parents=True, exist_ok=True)
         name = f"spool-{time.time_ns():020d}-{os.getpid()}.jsonl"
         tmp = self.directory / (name + ".part")
-        with tmp.open("w", encoding="utf-8") as fh:
-            for record in records:
-                fh.write(json.dumps(record, ensure_ascii=False, default=str) + "\n")
-            fh.flush()
-            os.fsync(fh.fileno())
+        try:
+            with tmp.open("w", encoding="utf-8") as fh:
+                for record in records:
+                    fh.write(json.dumps(record, ensure_ascii=False, default=str) + "\n")
+                fh.flush()
+                os.fsync(fh.fileno())
+        except OSError:
+            with contextlib.suppress(OSError):
+                tmp.unlink()  # a full disk leaves no torn file behind
+            raise
         path = self.directory / name
         tmp.replace(path)  # a killed process leaves a .part, never a torn .jsonl
         return path

@@ -22,6 +22,7 @@ from typing import Any
 from scrapy import Spider, signals
 from scrapy.crawler import Crawler
 from scrapy.exceptions import DropItem
+from scrapy.utils.defer import deferred_from_coro
 from sqlalchemy import Engine, insert, update
 from sqlalchemy.exc import DBAPIError
 from twisted.internet.task import LoopingCall
@@ -85,6 +86,9 @@ class StorePipeline:
         self.last_flush = time.monotonic()
         self.spool = Spool(config.spool_dir)
         self.db_down = False
+        # Batches neither the database nor the spool took (an unwritable or
+        # full spool folder): kept here, the crawl stops, closing tries again.
+        self.held: list[dict[str, Any]] = []
         self._timer: LoopingCall | None = None
 
     @classmethod
@@ -150,6 +154,9 @@ class StorePipeline:
             self.engine.url.render_as_string(hide_password=True),
             self.run_id,
         )
+        problem = self.spool.check()
+        if problem:
+            logger.warning("%s: if the database fails, the crawl stops", problem)
         self.replay_spool()
         if self.config.flush_seconds > 0:
             self._timer = LoopingCall(self._flush_if_due)
@@ -162,9 +169,13 @@ class StorePipeline:
         self.flush()
         if self.engine is None:
             return
-        if self.spool.files():
+        if self.spool.files() or self.held:
             self._replay_before_closing()
         stats = self.crawler.stats
+        if self.held:
+            stats.set_value("sitesift/store/lost", len(self.held))
+            logger.error("%d item(s) could be neither stored nor spooled and are lost",
+                         len(self.held))  # fmt: skip
         left = self.spool.pending()
         if left:
             stats.set_value("sitesift/spool/pending", left)
@@ -207,6 +218,9 @@ class StorePipeline:
         while True:
             try:
                 self.replay_spool()
+                if self.held:
+                    self._write(self.held)
+                    self.held = []
                 return
             except DBAPIError as exc:
                 if time.monotonic() >= deadline:
@@ -287,10 +301,28 @@ class StorePipeline:
         self.crawler.signals.send_catch_log(pages_stored, urls=[r["url"] for r in records])
 
     def _to_spool(self, records: list[dict[str, Any]]) -> None:
-        path = self.spool.write(records)
+        try:
+            path = self.spool.write(records)
+        except OSError as exc:
+            self._hold(records, exc)
+            return
         self.crawler.stats.inc_value("sitesift/spool/spooled", len(records))
         self._stored(records)
         logger.warning("spooled %d item(s) to %s", len(records), path)
+
+    def _hold(self, records: list[dict[str, Any]], exc: OSError) -> None:
+        """The spool failed too: keep the batch in memory and stop the crawl,
+        which could only pile up more items it cannot keep."""
+        first = not self.held
+        self.held.extend(records)
+        self.crawler.stats.inc_value("sitesift/spool/failed", len(records))
+        if not first:
+            return
+        logger.error("cannot spool to %s (%s) while the database is unavailable: "
+                     "stopping the crawl", self.config.spool_dir, exc.strerror or exc)  # fmt: skip
+        engine = getattr(self.crawler, "engine", None)
+        if engine is not None and engine.spider is not None:
+            deferred_from_coro(engine.close_spider_async(reason="store_failed"))
 
     def replay_spool(self) -> bool:
         """Store every spooled batch, oldest first. Raises if the database fails."""
