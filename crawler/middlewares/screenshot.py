@@ -20,10 +20,17 @@ nothing of screenshots).
 No leaks: scrapy-playwright closes each page after the capture; every
 ``SITESIFT_SCREENSHOT_BROWSER_PAGES`` pages new browser requests wait, the
 open ones finish, the browser is closed and the handler launches a fresh one
-for the next request. A crash, a hang past the timeout or a failed capture
-fails the download, and the spider's errback records it for that URL. A
-network error inside the browser (``net::ERR_*``: refused, DNS, a port
-Chromium refuses) is retried once with Scrapy's own client instead.
+for the next request. A hang past the timeout or a failed capture fails the
+download, and the spider's errback records it for that URL.
+
+A crash (the browser killed or gone, or the page's renderer dead): the pages
+open in it fail with ``TargetClosedError``, which scrapy-playwright retries
+up to three times in a fresh page; once the browser process is gone the
+handler launches a new one for the next page. A page that still fails is
+fetched once more with Scrapy's own client, so the page itself is stored,
+with ``screenshot failed (browser crashed): ...`` as its ``reason``. A network error inside
+the browser (``net::ERR_*``: refused, DNS, a port Chromium refuses) is
+retried with Scrapy's own client too.
 """
 
 from __future__ import annotations
@@ -45,7 +52,7 @@ from scrapy.linkextractors import IGNORED_EXTENSIONS
 from scrapy.settings import BaseSettings
 
 from crawler.distributed import SharedState, shared_state
-from crawler.items import PageItem
+from crawler.items import Outcome, PageItem
 from crawler.screenshots import Capture, CaptureParams, ScreenshotStore, capture_page
 from crawler.urlgroups import url_pattern
 from extractors.encoding import decode_html, normalize_encoding
@@ -57,6 +64,7 @@ WANTED = "sitesift_screenshot_wanted"  # request meta: this request goes through
 RESULT = "sitesift_screenshot"  # response meta: the stored screenshot dict
 RAW = "sitesift_raw_body"  # request meta: the page's bytes as the server sent them
 FALLBACK = "sitesift_screenshot_fallback"  # the browser could not connect: plain HTTP
+SHOT_FAILED = "sitesift_screenshot_failed"  # why a page fell back to plain HTTP
 CONTEXT = "sitesift"  # the browser context used for screenshots
 _SKIP_EXTENSIONS = frozenset("." + ext for ext in IGNORED_EXTENSIONS)
 
@@ -190,11 +198,20 @@ class SubresourceCache:
 
     async def attach(self, page: Any, request: Request) -> None:
         """``playwright_page_init_callback``: serve and fill the cache for one page."""
-        await page.route("**/*", self._route)
+        mine: dict[str, asyncio.Future[None]] = {}  # the fetches this page started
+
+        def forget(*_: Any) -> None:  # a crashed or closed page fires no more events
+            for url, future in mine.items():
+                if self._pending.get(url) is future:
+                    self._settle(url)
+
+        await page.route("**/*", lambda route: self._route(route, mine))
         page.on("response", self._remember)
         page.on("requestfailed", lambda req: self._settle(req.url))
+        page.on("crash", forget)
+        page.on("close", forget)
 
-    async def _route(self, route: Any) -> None:
+    async def _route(self, route: Any, mine: dict[str, asyncio.Future[None]]) -> None:
         req = route.request
         if req.method != "GET" or req.resource_type not in _CACHEABLE:
             await route.fallback()
@@ -211,7 +228,7 @@ class SubresourceCache:
             await route.fulfill(status=hit.status, headers=hit.headers, body=hit.body)
             return
         if req.url not in self._pending:
-            self._pending[req.url] = asyncio.get_running_loop().create_future()
+            self._pending[req.url] = mine[req.url] = asyncio.get_running_loop().create_future()
         await route.fallback()
 
     async def _remember(self, response: Any) -> None:
@@ -233,6 +250,11 @@ class SubresourceCache:
         if future is not None and not future.done():
             future.set_result(None)
 
+    def settle_all(self) -> None:
+        """The browser is gone: its fetches will never end (nor fire events)."""
+        for url in list(self._pending):
+            self._settle(url)
+
 
 class ScreenshotMiddleware:
     """Downloader middleware: route chosen page requests through Playwright."""
@@ -246,6 +268,8 @@ class ScreenshotMiddleware:
         self._browser: Any = None
         self._pages_in_browser = 0
         self._in_flight = 0
+        self._open: set[str] = set()  # URLs of the browser requests under way
+        self._recycled: Any = None  # the browser _finished closed last
         self._recycling: asyncio.Event | None = None
         self.cache = SubresourceCache(config.cache_mb * 1024 * 1024)
 
@@ -293,6 +317,7 @@ class ScreenshotMiddleware:
         while self._recycling is not None:  # let the old browser drain first
             await self._recycling.wait()
         self._in_flight += 1
+        self._open.add(request.url)
         params = self.config.capture
         request.meta.update(
             {
@@ -309,6 +334,7 @@ class ScreenshotMiddleware:
         return None
 
     async def _init_page(self, page: Any, request: Request) -> None:
+        self._watch(page.context.browser)
         await self.cache.attach(page, request)
 
         async def keep_raw(response: Any) -> None:
@@ -320,8 +346,32 @@ class ScreenshotMiddleware:
         page.on("response", keep_raw)
 
     async def _capture(self, page: Any) -> Capture:
-        self._browser = page.context.browser
         return await capture_page(page, self.config.capture)
+
+    def _watch(self, browser: Any) -> None:
+        """Hear of a browser's end, whoever ended it."""
+        if browser is None or browser is self._browser:
+            return
+        self._browser, self._pages_in_browser = browser, 0
+        browser.on("disconnected", self._browser_gone)
+
+    def _browser_gone(self, browser: Any) -> None:
+        """A browser disconnected: recycled by us, closed at the end of the
+        crawl, or crashed / killed. The handler launches a new one for the
+        next browser request either way."""
+        self.cache.settle_all()
+        if browser is self._browser:
+            self._browser = None
+        if browser is self._recycled or not self._open:
+            logger.debug("the browser disconnected with no page open")
+            return
+        self._inc("browser_lost")
+        logger.warning(
+            "Chromium went away (crashed or killed) with %d page(s) under way: %s; "
+            "they are retried, and the next page launches a new browser",
+            len(self._open),
+            ", ".join(sorted(self._open)[:5]),
+        )
 
     async def process_response(self, request: Request, response: Response) -> Response:
         if not request.meta.get(WANTED):
@@ -342,7 +392,7 @@ class ScreenshotMiddleware:
                 self._inc("taken")
         else:
             self._inc("failed/no_capture")
-        await self._finished()
+        await self._finished(request)
         return response
 
     def _trust_our_decoding(self, response: Response, raw: bytes, charset: str) -> Response:
@@ -362,28 +412,38 @@ class ScreenshotMiddleware:
             return None
         self.policy.release(request.url)
         self._inc(f"failed/{type(exception).__name__}")
-        await self._finished()
-        if "net::ERR_" in str(exception):
+        await self._finished(request)
+        crashed = _browser_died(exception)
+        if crashed or "net::ERR_" in str(exception):
             # The browser could not reach the page (refused, DNS, a port
-            # Chromium will not use...): fetch it with Scrapy's own client, so
-            # the page or its failure is recorded as without screenshots.
+            # Chromium will not use...) or died on it: fetch it with Scrapy's
+            # own client, so the page or its failure is recorded as without
+            # screenshots.
             self._inc("fallback_http")
             meta = {k: v for k, v in request.meta.items()
                     if not k.startswith("playwright") and k != WANTED}  # fmt: skip
-            return request.replace(meta=meta | {FALLBACK: True}, dont_filter=True)
+            meta[FALLBACK] = True
+            if crashed:
+                first_line = str(exception).strip().splitlines()[0] if str(exception) else ""
+                meta[SHOT_FAILED] = (
+                    f"screenshot failed (browser crashed): {type(exception).__name__}: {first_line}"
+                )[:300]
+            return request.replace(meta=meta, dont_filter=True)
         return None
 
-    async def _finished(self) -> None:
+    async def _finished(self, request: Request) -> None:
         """Count a browser page; every ``browser_pages`` pages, hold new
         browser requests back, and when the open ones are done close the
         browser: the handler launches a fresh one for the next request."""
         self._in_flight -= 1
+        self._open.discard(request.url)
         self._pages_in_browser += 1
         if self._pages_in_browser >= self.config.browser_pages and self._recycling is None:
             self._recycling = asyncio.Event()
         if self._recycling is None or self._in_flight > 0:
             return
         browser, self._browser, self._pages_in_browser = self._browser, None, 0
+        self._recycled = browser
         if browser is not None:
             logger.info("recycling the browser after %d pages", self.config.browser_pages)
             self._inc("browser_recycled")
@@ -391,6 +451,16 @@ class ScreenshotMiddleware:
                 await browser.close()
         gate, self._recycling = self._recycling, None
         gate.set()
+
+
+def _browser_died(exception: BaseException) -> bool:
+    """The browser or the page's renderer died under a request (killed,
+    crashed, out of memory): Playwright's TargetClosedError ("Target page,
+    context or browser has been closed", "Page crashed")."""
+    text = str(exception)
+    return type(exception).__name__ == "TargetClosedError" or any(
+        marker in text for marker in ("Target crashed", "Page crashed", "has been closed")
+    )
 
 
 def _page_method(func: Any) -> Any:
@@ -408,9 +478,14 @@ class ScreenshotItems:
 
     @staticmethod
     def _attach(response: Response, item: Any) -> Any:
+        if not isinstance(item, PageItem):
+            return item
         shot = response.meta.get(RESULT)
-        if shot and isinstance(item, PageItem) and item.screenshot is None:
+        if shot and item.screenshot is None:
             item.screenshot = dict(shot)
+        failed = response.meta.get(SHOT_FAILED)
+        if failed and item.outcome == Outcome.OK and item.reason is None:
+            item.reason = failed  # stored from a plain fetch; say why without a picture
         return item
 
     def process_spider_output(self, response: Response, result: Iterable[Any]) -> Iterator[Any]:
