@@ -145,6 +145,9 @@ def remove_job(engine: Engine, name: str) -> None:
 
 
 def _alive(pid: int | None) -> bool:
+    """Whether process ``pid`` (on this host) is still running. A crawl
+    orphaned by a killed scheduler may never be reaped by its new parent:
+    a zombie counts as ended."""
     if not pid:
         return False
     try:
@@ -153,7 +156,11 @@ def _alive(pid: int | None) -> bool:
         return False
     except PermissionError:
         return True
-    return True
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return True  # no /proc: the signal said it exists
+    return stat.rpartition(")")[2].split()[0] not in ("Z", "X")
 
 
 def claim(engine: Engine, name: str, lease: float, *, force: bool = False) -> Job | None:
@@ -162,13 +169,8 @@ def claim(engine: Engine, name: str, lease: float, *, force: bool = False) -> Jo
     job = get_job(engine, name)
     now = utcnow()
     host = socket.gethostname()
-    if job.running_pid and _alive(job.running_pid):
-        with engine.connect() as conn:
-            running_host = conn.execute(
-                select(scheduled_jobs.c.running_host).where(scheduled_jobs.c.name == name)
-            ).scalar()
-        if running_host == host:
-            return None  # an orphaned run of a scheduler that died is still going
+    if job.running_pid and _alive(job.running_pid) and _running_host(engine, name) == host:
+        return None  # an orphaned run of a scheduler that died is still going
     free = or_(scheduled_jobs.c.lease_until.is_(None), scheduled_jobs.c.lease_until < now)
     due = and_(scheduled_jobs.c.enabled.is_(True), scheduled_jobs.c.next_run_at <= now)
     with engine.begin() as conn:
@@ -270,6 +272,42 @@ def run_now(engine: Engine, db_url: str, name: str, lease: float = 60.0) -> int:
     return code
 
 
+def _running_host(engine: Engine, name: str) -> str | None:
+    with engine.connect() as conn:
+        return conn.execute(
+            select(scheduled_jobs.c.running_host).where(scheduled_jobs.c.name == name)
+        ).scalar()
+
+
+def release_orphan(engine: Engine, job: Job) -> int | None:
+    """Record the end of a crawl whose scheduler died before it did: the
+    job's last run is the crawl's own row in ``crawl_runs``; the lease is
+    released. Returns the run id."""
+    with engine.begin() as conn:
+        run = conn.execute(
+            select(crawl_runs.c.id, crawl_runs.c.finish_reason)
+            .where(crawl_runs.c.job == job.name)
+            .order_by(crawl_runs.c.id.desc())
+            .limit(1)
+        ).first()
+        values: dict[str, Any] = {"running_pid": None, "running_host": None, "lease_until": None}
+        if run is not None:
+            values |= {
+                "last_run_id": run.id,
+                "last_exit": 0 if run.finish_reason == "finished" else 1,
+            }
+        conn.execute(
+            update(scheduled_jobs)
+            .where(
+                scheduled_jobs.c.name == job.name, scheduled_jobs.c.running_pid == job.running_pid
+            )
+            .values(**values)
+        )
+    logger.info("job %s: the crawl (pid %d) of a previous scheduler ended (run %s)",
+                job.name, job.running_pid, run.id if run else None)  # fmt: skip
+    return run.id if run else None
+
+
 class Scheduler:
     """The long-running loop of ``sitesift scheduler``."""
 
@@ -307,6 +345,18 @@ class Scheduler:
             logger.warning("scheduler stopping; %d crawl(s) run on", len(self.running))
         return self.finished
 
+    def _orphan(self, job: Job) -> None:
+        """A job marked running that this scheduler did not start: the crawl
+        of a scheduler that was killed or restarted. While the crawl runs its
+        lease is kept (no second run of the job); once it ended, its outcome
+        is recorded and the job is free."""
+        if _running_host(self.engine, job.name) != socket.gethostname():
+            return  # another machine's scheduler: its lease says whether it lives
+        if job.running_pid != os.getpid() and _alive(job.running_pid):
+            _set(self.engine, job.name, lease_until=utcnow() + timedelta(seconds=self.lease))
+            return
+        release_orphan(self.engine, job)
+
     def step(self) -> None:
         """Reap finished crawls, renew leases, start due jobs."""
         for name, running in list(self.running.items()):
@@ -317,9 +367,13 @@ class Scheduler:
             finish(self.engine, running, code)
             del self.running[name]
             self.finished += 1
+        jobs = list_jobs(self.engine)
+        for job in jobs:
+            if job.name not in self.running and job.running_pid:
+                self._orphan(job)
         if self.max_runs is not None and self.finished + len(self.running) >= self.max_runs:
             return
-        for job in list_jobs(self.engine):
+        for job in jobs:
             if job.name in self.running or not job.enabled:
                 continue
             if job.next_run_at and job.next_run_at > utcnow():

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+import time
 from datetime import timedelta
 from pathlib import Path
 
@@ -21,7 +22,7 @@ from crawler.scheduler import (
     remove_job,
 )
 from demo.server import DemoWeb
-from pipelines.schema import connect, crawl_runs, pages, scheduled_jobs, utcnow
+from pipelines.schema import as_utc, connect, crawl_runs, pages, scheduled_jobs, utcnow
 from tests.dbtools import db_url  # noqa: F401 - fixture
 
 
@@ -95,3 +96,173 @@ def test_a_schedule_fires_a_real_crawl(tmp_path: Path) -> None:
     assert 1 <= len(stored) <= 6
     assert job.last_exit == 0 and job.last_run_id == runs[0].id and job.running_pid is None
     assert list((tmp_path / "logs").glob("demo-*.log"))
+
+
+# -- the schedule commands, through the CLI ------------------------------------------
+
+CLI = [sys.executable, "-m", "crawler.cli"]
+QUICK = "-s SITESIFT_SCREENSHOTS=none -s SITESIFT_CRAWL_DELAY_CAP=0 -s AUTOTHROTTLE_START_DELAY=0"
+
+
+def sitesift(*args: str, timeout: float = 120) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([*CLI, *args], capture_output=True, text=True, timeout=timeout)
+
+
+@pytest.mark.parametrize(
+    ("when", "words"),
+    [
+        (["--cron", "bad"], "not a cron expression: 'bad'"),
+        (["--cron", "61 * * * *"], "not a cron expression"),
+        (["--every", "6x"], "--every takes a duration"),
+    ],
+)
+def test_a_bad_schedule_is_one_clear_line(tmp_path: Path, when: list[str], words: str) -> None:
+    sites = tmp_path / "sites.txt"
+    sites.write_text("http://127.0.0.1:9/\n")
+    db = f"sqlite:///{tmp_path / 'j.db'}"
+    proc = sitesift("schedule", "add", "news", "--sites", str(sites), *when, "--db", db)
+    assert proc.returncode == 2, proc.stderr
+    assert "Traceback" not in proc.stderr
+    (line,) = proc.stderr.strip().splitlines()  # one line
+    assert line.startswith("sitesift: error: ") and words in line
+    listed = sitesift("schedule", "list", "--db", db)
+    assert listed.returncode == 0 and listed.stdout == ""  # nothing was added
+
+
+def test_schedule_list_run_now_and_remove(tmp_path: Path) -> None:
+    db = f"sqlite:///{tmp_path / 'j.db'}"
+    with DemoWeb(sites=("en",)) as web:
+        sites = web.write_site_list(tmp_path / "sites.txt")
+        args = f"--max-pages 3 -s DOWNLOAD_DELAY=0 {QUICK}"
+        for name, when in (("hourly", ["--every", "1h"]), ("nightly", ["--cron", "0 3 * * *"])):
+            add = sitesift("schedule", "add", name, "--sites", str(sites), *when,
+                           "--crawl-args", args, "--db", db)  # fmt: skip
+            assert add.returncode == 0, add.stderr
+            assert add.stdout.startswith(f"added {name}: ")
+        listed = sitesift("schedule", "list", "--db", db)
+        assert listed.returncode == 0, listed.stderr
+        lines = listed.stdout.splitlines()
+        assert [line.split("\t")[0] for line in lines] == ["hourly", "nightly"]
+        assert "every 3600s" in lines[0] and "cron '0 3 * * *'" in lines[1]
+        assert all(str(sites) in line and "\ton\t" in line for line in lines)
+
+        run = sitesift("schedule", "run-now", "hourly", "--db", db, timeout=180)
+        assert run.returncode == 0, run.stderr[-2000:]
+        assert "hourly: crawl exited with status 0" in run.stdout
+        assert "/" in web.requested_paths("en")
+    missing = sitesift("schedule", "run-now", "nope", "--db", db)
+    assert missing.returncode == 2 and "no job named 'nope'" in missing.stderr
+    assert "Traceback" not in missing.stderr
+    engine = connect(db)
+    with engine.connect() as conn:
+        runs = conn.execute(select(crawl_runs.c.job, crawl_runs.c.finish_reason)).all()
+    engine.dispose()
+    assert [tuple(r) for r in runs] == [("hourly", "finished")]
+    listed = sitesift("schedule", "list", "--db", db).stdout.splitlines()
+    assert "last exit 0" in listed[0] and "last exit None" in listed[1]
+    assert sitesift("schedule", "remove", "hourly", "--db", db).returncode == 0
+    assert [line.split("\t")[0] for line in sitesift("schedule", "list", "--db", db)
+            .stdout.splitlines()] == ["nightly"]  # fmt: skip
+
+
+# -- a scheduler killed and started again ---------------------------------------------
+
+
+def _due_now(db: str, name: str) -> None:
+    engine = connect(db)
+    with engine.begin() as conn:
+        conn.execute(update(scheduled_jobs).where(scheduled_jobs.c.name == name)
+                     .values(next_run_at=utcnow() - timedelta(seconds=1)))  # fmt: skip
+    engine.dispose()
+
+
+def _job_runs(db: str, name: str) -> list:
+    engine = connect(db)
+    with engine.connect() as conn:
+        rows = conn.execute(
+            select(crawl_runs).where(crawl_runs.c.job == name).order_by(crawl_runs.c.id)
+        ).all()
+    engine.dispose()
+    return rows
+
+
+def _scheduler(db: str, log: Path, *extra: str) -> subprocess.Popen[bytes]:
+    with log.open("ab") as out:
+        return subprocess.Popen([*CLI, "scheduler", "--db", db, "--tick", "0.5", *extra],
+                                stdout=out, stderr=subprocess.STDOUT)  # fmt: skip
+
+
+def test_scheduler_killed_while_its_crawl_runs_neither_loses_nor_doubles(tmp_path: Path) -> None:
+    """SIGKILL the scheduler while the crawl it started runs, let the job fall
+    due again while no scheduler is up, start a new scheduler: it keeps the
+    running crawl's lease (no second run beside it), records its end, then
+    starts the due run once."""
+    db = f"sqlite:///{tmp_path / 'sched.db'}"
+    log = tmp_path / "scheduler.log"
+    with DemoWeb(sites=("en",)) as web:
+        sites = web.write_site_list(tmp_path / "sites.txt")
+        slow = f"--max-pages 10 -s DOWNLOAD_DELAY=0.6 {QUICK}"
+        add = sitesift("schedule", "add", "demo", "--sites", str(sites), "--every", "1h",
+                       "--crawl-args", slow, "--db", db)  # fmt: skip
+        assert add.returncode == 0, add.stderr
+        _due_now(db, "demo")
+        first = _scheduler(db, log)
+        deadline = time.monotonic() + 90
+        while not _job_runs(db, "demo") and time.monotonic() < deadline:
+            assert first.poll() is None, log.read_text()[-2000:]
+            time.sleep(0.2)
+        first.kill()  # SIGKILL: no cleanup at all
+        first.wait(timeout=30)
+        (orphan,) = _job_runs(db, "demo")
+        assert orphan.finished_at is None, "the crawl ended before its scheduler was killed"
+        _due_now(db, "demo")  # due again while no scheduler is up
+
+        second = _scheduler(db, log, "--max-runs", "1")
+        try:
+            assert second.wait(timeout=240) == 0, log.read_text()[-3000:]
+        finally:
+            second.kill()
+        starts = web.requested_paths("en").count("/")
+    runs = _job_runs(db, "demo")
+    assert [r.finish_reason for r in runs] == ["finished", "finished"], log.read_text()[-3000:]
+    gap = as_utc(runs[1].started_at) - as_utc(runs[0].finished_at)
+    assert gap >= timedelta(0)  # never side by side
+    # and not left waiting for the dead scheduler's lease (60 s) to run out
+    assert gap < timedelta(seconds=30), gap
+    assert starts == 2
+    engine = connect(db)
+    job = get_job(engine, "demo")
+    engine.dispose()
+    assert job.running_pid is None and job.last_exit == 0 and job.last_run_id == runs[1].id
+    assert job.next_run_at > utcnow() + timedelta(minutes=50)
+    assert "of a previous scheduler ended" in log.read_text()
+
+
+def test_a_run_due_while_the_scheduler_is_down_happens_once(tmp_path: Path) -> None:
+    db = f"sqlite:///{tmp_path / 'sched.db'}"
+    log = tmp_path / "scheduler.log"
+    with DemoWeb(sites=("en",)) as web:
+        sites = web.write_site_list(tmp_path / "sites.txt")
+        add = sitesift("schedule", "add", "demo", "--sites", str(sites), "--every", "1h",
+                       "--crawl-args", f"--max-pages 2 -s DOWNLOAD_DELAY=0 {QUICK}",
+                       "--db", db)  # fmt: skip
+        assert add.returncode == 0, add.stderr
+        engine = connect(db)
+        with engine.begin() as conn:  # due in 3 s
+            conn.execute(update(scheduled_jobs)
+                         .values(next_run_at=utcnow() + timedelta(seconds=3)))  # fmt: skip
+        engine.dispose()
+        first = _scheduler(db, log)
+        time.sleep(1.0)
+        first.kill()
+        first.wait(timeout=30)
+        assert _job_runs(db, "demo") == []
+        time.sleep(3.0)  # the due time passes while no scheduler is up
+        second = _scheduler(db, log, "--max-runs", "1")
+        try:
+            assert second.wait(timeout=180) == 0, log.read_text()[-3000:]
+        finally:
+            second.kill()
+        starts = web.requested_paths("en").count("/")
+    assert [r.finish_reason for r in _job_runs(db, "demo")] == ["finished"]
+    assert starts == 1
