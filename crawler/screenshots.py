@@ -23,6 +23,8 @@ import io
 import os
 import re
 import tempfile
+import time
+from collections.abc import Collection
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -164,10 +166,16 @@ class ScreenshotStore:
         return self.root / sha256[:2] / f"{sha256}.{ext}"
 
     def put(self, data: bytes, ext: str, width: int, height: int) -> StoredScreenshot:
-        """Store ``data`` once (atomically: a crash never leaves half a file)."""
+        """Store ``data`` once (atomically: a crash never leaves half a file).
+
+        A file already there is touched: its mtime says when a page last used
+        it, so a sweep with ``min_age`` spares a picture that a page not yet
+        committed to the database refers to."""
         sha = hashlib.sha256(data).hexdigest()
         path = self.path_for(sha, ext)
-        if not path.exists():
+        try:
+            os.utime(path)
+        except FileNotFoundError:
             path.parent.mkdir(parents=True, exist_ok=True)
             fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
             try:
@@ -196,23 +204,33 @@ class ScreenshotStore:
                 return path
         return None
 
-    def delete(self, sha256: str) -> bool:
-        """Remove a screenshot (when its last page goes); True if a file went."""
+    def delete(self, sha256: str, min_age: float = 0.0) -> bool:
+        """Remove a screenshot (when its last page goes); True if a file went.
+
+        With ``min_age`` (seconds), a file saved or reused more recently is
+        kept: a page still on its way to the database may refer to it."""
         path = self.find(sha256)
         if path is None:
             return False
+        if min_age > 0:
+            with contextlib.suppress(FileNotFoundError):
+                if time.time() - path.stat().st_mtime < min_age:
+                    return False
         path.unlink(missing_ok=True)
         with contextlib.suppress(OSError):
             path.parent.rmdir()  # only when empty
         return True
 
-    def prune(self, keep: set[str]) -> int:
-        """Delete every stored screenshot whose hash is not in ``keep``."""
+    def prune(self, keep: Collection[str], min_age: float = 0.0) -> int:
+        """Delete every stored screenshot whose hash is not in ``keep`` (the
+        hashes the database refers to) and that is at least ``min_age``
+        seconds old; returns how many went. While a crawl writes into the
+        same directory, give ``min_age`` longer than a store batch takes."""
         removed = 0
         if not self.root.is_dir():
             return 0
         for path in self.root.glob("??/*.*"):
             sha = path.stem
             if _SHA.match(sha) and path.suffix in (".webp", ".png") and sha not in keep:
-                removed += self.delete(sha)
+                removed += self.delete(sha, min_age)
         return removed

@@ -93,6 +93,24 @@ def test_store_is_content_addressed_and_deletes(tmp_path: Path) -> None:
     assert list((tmp_path / "shots").rglob("*")) == []  # empty fan-out folders go too
 
 
+def test_sweeps_spare_a_picture_a_page_may_still_be_writing(tmp_path: Path) -> None:
+    """A re-photographed page lets go of its old picture: the database knows
+    which hashes are still referenced (content-addressed files are shared);
+    a file saved or reused lately may belong to a page not yet committed."""
+    store = ScreenshotStore(tmp_path)
+    old, new = store.save(_png(1280, 900, "red")), store.save(_png(1280, 900, "blue"))
+    hour_ago = time.time() - 3600
+    for shot in (old, new):
+        os.utime(shot.path, (hour_ago, hour_ago))
+    again = store.save(_png(1280, 900, "blue"))  # another page, same picture
+    assert again == new and time.time() - Path(new.path).stat().st_mtime < 60
+    assert not store.delete(new.sha256, min_age=600)  # just reused: kept
+    assert store.prune(keep=set(), min_age=600) == 1  # only the old one went
+    assert not Path(old.path).exists() and Path(new.path).exists()
+    assert store.prune(keep={new.sha256}) == 0
+    assert store.delete(new.sha256, min_age=0)
+
+
 def test_store_refuses_names_that_are_not_hashes(tmp_path: Path) -> None:
     store = ScreenshotStore(tmp_path)
     with pytest.raises(ValueError):
