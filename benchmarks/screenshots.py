@@ -80,12 +80,13 @@ def _chromium_pss_mib() -> float:
 
 
 async def _shoot(urls: list[str], concurrency: int, recycle_every: int, store: ScreenshotStore,
-                 sample_memory: bool = False) -> dict[str, float]:  # fmt: skip
+                 sample_memory: bool = False) -> dict[str, Any]:  # fmt: skip
     from playwright.async_api import async_playwright
 
     params = CaptureParams()
     launch: dict[str, Any] = dict(defaults.PLAYWRIGHT_LAUNCH_OPTIONS)
     peak = 0.0
+    generations: list[float] = []  # peak PSS of each browser, launch to close
     done = 0
     async with async_playwright() as pw:
 
@@ -101,13 +102,17 @@ async def _shoot(urls: list[str], concurrency: int, recycle_every: int, store: S
         async def sampler() -> None:
             nonlocal peak
             while True:
-                peak = max(peak, await asyncio.to_thread(_chromium_pss_mib))
+                pss = await asyncio.to_thread(_chromium_pss_mib)
+                peak = max(peak, pss)
+                if generations:
+                    generations[-1] = max(generations[-1], pss)
                 await asyncio.sleep(0.5)
 
         task = asyncio.create_task(sampler()) if sample_memory else None
         started = time.perf_counter()
         for start in range(0, len(urls), recycle_every):
             browser = await pw.chromium.launch(**launch)
+            generations.append(0.0)
             context = await browser.new_context(viewport={"width": 1280, "height": 800})
             gate = asyncio.Semaphore(concurrency)
 
@@ -122,7 +127,13 @@ async def _shoot(urls: list[str], concurrency: int, recycle_every: int, store: S
         elapsed = time.perf_counter() - started
         if task:
             task.cancel()
-    return {"pages": done, "seconds": elapsed, "per_page": elapsed / done, "peak_pss": peak}
+    return {
+        "pages": done,
+        "seconds": elapsed,
+        "per_page": elapsed / done,
+        "peak_pss": peak,
+        "generations": generations,
+    }
 
 
 def _crawl(base: str, pages: int, mode: str, workdir: Path) -> dict[str, float]:
@@ -164,8 +175,10 @@ def main(argv: list[str] | None = None) -> int:
         lines += ["", f"## Browser memory over {r['pages']} pages (4 concurrent, recycled "
                   f"every {recycle})", "",
                   f"Peak PSS of all Chromium processes: {r['peak_pss']:.0f} MiB; "
-                  f"{r['per_page']:.3f} s/screenshot over the run.", ""]  # fmt: skip
-        print(lines[-2], file=sys.stderr)
+                  f"{r['per_page']:.3f} s/screenshot over the run.", "",
+                  "Peak PSS of each browser, launch to close, in MiB: "
+                  + ", ".join(f"{g:.0f}" for g in r["generations"]) + ".", ""]  # fmt: skip
+        print(lines[-4], lines[-2], sep="\n", file=sys.stderr)
     lines += [f"## Crawl cost per policy (synthetic site, {args.crawl_pages} pages, "
               "politeness off)",
               "", "| policy | pages | screenshots | seconds | pages/s | crawler peak RSS MiB |",
