@@ -1,6 +1,6 @@
 """Soak: kill -9 a real crawl at random moments, resume, compare.
 
-    python -m benchmarks.soak [--runs 3] [--kills 3] [--seed 8] [--db sqlite|postgresql]
+    python -m benchmarks.soak [--runs 5] [--kills 3] [--seed 8] [--db sqlite|postgresql]
 
 Each run crawls the demo web (English and Chinese sites) as ``sitesift crawl``
 subprocesses: the crawl is killed with SIGKILL at ``--kills`` seeded random
@@ -317,7 +317,7 @@ def _drop_pg_schema(schema: str) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--runs", type=int, default=3, help="kill-and-resume rounds (3)")
+    parser.add_argument("--runs", type=int, default=5, help="kill-and-resume rounds (5)")
     parser.add_argument("--kills", type=int, default=3, help="SIGKILLs per round (3)")
     parser.add_argument("--seed", type=int, default=8)
     parser.add_argument("--db", choices=["sqlite", "postgresql"], default="sqlite")
