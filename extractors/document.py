@@ -215,7 +215,28 @@ def parse_html(text: str) -> etree._Element:
         root = None
     if root is None:
         root = html.document_fromstring("<html><body></body></html>")
+    _scrub_xml_invalid(root)
     return root
+
+
+# Characters an lxml tree cannot store (XML forbids them): character
+# references such as ``&#1;`` still put them into the parsed tree, and any
+# later edit of that text (``drop_tree`` joining a tail) would then raise.
+_XML_INVALID = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+
+
+def _scrub_xml_invalid(root: etree._Element) -> None:
+    """Drop XML-invalid characters from every text, tail and attribute value."""
+    search, sub = _XML_INVALID.search, _XML_INVALID.sub
+    for el in root.iter():
+        if el.text and search(el.text):
+            el.text = sub("", el.text)
+        if el.tail and search(el.tail):
+            el.tail = sub("", el.tail)
+        if isinstance(el.tag, str):
+            for key, value in el.attrib.items():
+                if search(value):
+                    el.set(key, sub("", value))
 
 
 _PARSER = html.HTMLParser(remove_comments=True, remove_pis=True, huge_tree=True, recover=True)
