@@ -67,15 +67,39 @@ _MULTIBYTE = frozenset(
 _DETECT_BYTES = 200_000
 
 
+# The encodings of the WHATWG Encoding Standard (what browsers decode), as
+# Python codec names after widening. A declaration naming any other Python
+# codec (``rot13``, ``hex``, ``idna``, ``undefined``, ``utf-7``, EBCDIC...)
+# is ignored, as browsers ignore it: those are not page encodings, and some
+# cannot even decode bytes.
+_WEB_CODECS = frozenset(
+    {
+        "utf-8", "utf-16", "utf-16-le", "utf-16-be", "cp866", "iso8859-2", "iso8859-3",
+        "iso8859-4", "iso8859-5", "iso8859-6", "iso8859-7", "iso8859-8", "iso8859-10",
+        "iso8859-11", "iso8859-13", "iso8859-14", "iso8859-15", "iso8859-16", "koi8-r",
+        "koi8-u", "mac-roman", "mac-cyrillic", "cp874", "tis-620", "cp1250", "cp1251",
+        "cp1252", "cp1253", "cp1254", "cp1255", "cp1256", "cp1257", "cp1258", "gb18030",
+        "big5hkscs", "euc_jp", "iso2022_jp", "shift_jis", "cp932", "euc_kr", "cp949",
+    }
+)  # fmt: skip
+
+
 def normalize_encoding(label: str | None) -> str | None:
-    """Return the Python codec for a charset label (widened), or None if unknown."""
+    """Return the Python codec for a charset label (widened), or None if it
+    names no encoding a browser would decode a page with."""
+    name = _codec_name(label)
+    return name if name in _WEB_CODECS else None
+
+
+def _codec_name(label: str | None) -> str | None:
+    """The widened Python codec for any label Python knows, or None."""
     if not label:
         return None
     label = label.strip().strip("\"'").lower()
     label = _SUPERSETS.get(label, label)
     try:
         name = codecs.lookup(label).name
-    except LookupError:
+    except (LookupError, ValueError):  # ValueError: NUL or a lone surrogate in the label
         return None
     return _SUPERSETS.get(name, name)
 
@@ -92,6 +116,14 @@ def meta_charset(data: bytes) -> str | None:
     """The charset declared by a ``<meta>`` tag in the first 4 KiB."""
     match = _META_CHARSET.search(data[:4096])
     return match.group(1).decode("ascii", "ignore") if match else None
+
+
+def _meta_encoding(data: bytes) -> str | None:
+    """The ``<meta>`` charset as HTML reads it: a page whose ``<meta>`` could be
+    read as ASCII is not UTF-16, so a UTF-16 declaration there means UTF-8."""
+    label = meta_charset(data)
+    name = normalize_encoding(label)
+    return "utf-8" if name and name.startswith("utf-16") else label
 
 
 def _decodes_cleanly(data: bytes, encoding: str) -> bool:
@@ -155,7 +187,7 @@ def detect_encoding(data: bytes) -> str | None:
     best = from_bytes(sample).best()
     if best is None:
         return None
-    guess = normalize_encoding(best.encoding)
+    guess = _codec_name(best.encoding)
     # charset_normalizer sometimes names a sibling of a Chinese codec; keep to
     # the superset that decodes the whole page.
     narrow = {"gb2312": "gb18030", "gbk": "gb18030", "hz": "gb18030", "cp936": "gb18030",
@@ -178,7 +210,7 @@ def decode_html(data: bytes | str, content_type: str | None = None) -> tuple[str
             data = data[len(bom) :]
             break
     if encoding is None:
-        for declared in (header_charset(content_type), meta_charset(data)):
+        for declared in (header_charset(content_type), _meta_encoding(data)):
             candidate = normalize_encoding(declared)
             if candidate and _is_plausible(data, candidate):
                 encoding = candidate
@@ -252,7 +284,15 @@ def repair_mojibake(text: str, cjk_codecs: list[str] | None = None) -> str:
 CJK_TEXT = re.compile(r"[\u4e00-\u9fff]")
 _NON_ASCII = re.compile(r"[^\x00-\x7f]")
 _CONTROLS = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+_SURROGATE = re.compile(r"[\ud800-\udfff]")
 
 
 def _strip_controls(text: str) -> str:
-    return _CONTROLS.sub("", text)
+    """Drop C0 controls; make the text valid Unicode. Surrogate code points
+    come from ``str`` input (``surrogateescape``, JSON ``\\ud83d`` escapes) and
+    from a few codecs (UTF-7): a pair is joined into its character, a lone
+    one becomes U+FFFD (lxml refuses to parse a text holding any)."""
+    text = _CONTROLS.sub("", text)
+    if _SURROGATE.search(text):
+        text = text.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "replace")
+    return text
