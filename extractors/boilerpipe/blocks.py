@@ -182,13 +182,26 @@ def english_measure(text: str) -> list[Token]:
     return [(len(t) + 1, len(t), bool(t.translate(_NOT_WORD_CHARS))) for t in _TOKEN.findall(text)]
 
 
-def chinese_measure(cjk_column_width: float) -> Measure:
+def chinese_measure(
+    cjk_column_width: float, max_chars: int | None = None, chars_per_word: float = 1.91
+) -> Measure:
     """jieba words; a CJK word is ``cjk_column_width`` columns per character and
-    no separating space (Chinese has none), other words as in English."""
+    no separating space (Chinese has none), other words as in English.
+
+    jieba cuts at most ``max_chars`` characters (of one page: make a measure
+    per page); the text past them is counted by :func:`cjk_run_measure` with
+    jieba's mean word length, so a huge page costs bounded time."""
+    left = max_chars
+    estimate = cjk_run_measure(cjk_column_width, chars_per_word)
 
     def measure(text: str) -> list[Token]:
+        nonlocal left
         if not CJK_CHAR.search(text):
             return english_measure(text)
+        if left is not None:
+            if left < len(text):
+                return estimate(text)
+            left -= len(text)
         out: list[Token] = []
         for word in jieba_words(text):
             if CJK_CHAR.search(word):

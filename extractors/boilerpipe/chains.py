@@ -60,6 +60,10 @@ class Params:
     # "cjk-runs": Chinese counted as characters / cjk_chars_per_word, no jieba.
     tokenizer: str = "auto"
     cjk_chars_per_word: float = 1.91  # mean jieba word length in the same truth texts
+    # jieba cuts at most this many characters of a page (real pages hold far
+    # fewer); blocks past them are counted as "cjk-runs" does, so a hostile
+    # multi-megabyte page stays within a bounded time.
+    max_jieba_chars: int = 100_000
     # -- TerminatingBlocksFinder --
     terminating_max_words: int = 20  # seed: only blocks with getNumWords() < 20
     # -- IgnoreBlocksAfterContentFilter(60) --
@@ -174,7 +178,9 @@ def measure_for(doc: Document, p: Params) -> Measure:
         chinese = doc.language == "zh" or is_chinese(_sample_text(doc))
         kind = "jieba" if chinese else "whitespace"
     if kind == "jieba":
-        return chinese_measure(p.line_width / p.cjk_chars_per_line)
+        return chinese_measure(
+            p.line_width / p.cjk_chars_per_line, p.max_jieba_chars, p.cjk_chars_per_word
+        )
     if kind == "cjk-runs":
         return cjk_run_measure(p.line_width / p.cjk_chars_per_line, p.cjk_chars_per_word)
     if kind == "whitespace":
