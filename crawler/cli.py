@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import logging
 import os
 import sys
 from datetime import UTC, datetime
@@ -105,10 +106,28 @@ def cmd_crawl(args: argparse.Namespace) -> int:
 
     process = CrawlerProcess(settings)
     crawler = process.create_crawler("site")
+    for name in ("scrapy.extensions.feedexport", "scrapy.utils.signal"):
+        logging.getLogger(name).addFilter(_OneLineOSErrors())
     process.crawl(crawler, sites=args.sites)
     process.start()
-    reason = crawler.stats.get_value("finish_reason") if crawler.stats else None
-    return EXIT_OK if reason == "finished" else EXIT_FAILED
+    stats = crawler.stats.get_stats() if crawler.stats else {}
+    if any(key.startswith("feedexport/failed_count/") for key in stats):
+        print("sitesift: the feed (-o/-O) could not be written; see the error above",
+              file=sys.stderr)  # fmt: skip
+        return EXIT_FAILED
+    return EXIT_OK if stats.get("finish_reason") == "finished" else EXIT_FAILED
+
+
+class _OneLineOSErrors(logging.Filter):
+    """Scrapy logs a feed it cannot write (a full disk) with a traceback; a
+    user needs the error in one line. Only OS errors, which are the
+    machine's, lose their stack: a bug keeps its traceback."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.exc_info and isinstance(record.exc_info[1], OSError):
+            record.msg, record.args = f"{record.getMessage()}: {record.exc_info[1]}", ()
+            record.exc_info, record.exc_text = None, None
+        return True
 
 
 def _fetch(url: str) -> bytes:
