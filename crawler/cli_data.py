@@ -238,6 +238,23 @@ def _settings() -> Any:  # noqa: ANN401
     return _project_settings([], None)
 
 
+def cmd_prune_screenshots(args: argparse.Namespace) -> int:
+    from sqlalchemy import select
+
+    from crawler.screenshots import ScreenshotStore
+    from pipelines.schema import pages
+
+    engine, _ = open_db(args.db)
+    with engine.connect() as conn:
+        query = select(pages.c.screenshot).where(pages.c.screenshot.is_not(None)).distinct()
+        keep = set(conn.execute(query).scalars())
+    engine.dispose()
+    directory = args.dir or _settings().get("SITESIFT_SCREENSHOT_DIR")
+    removed = ScreenshotStore(directory).prune(keep, min_age=args.min_age)
+    print(f"{removed} unreferenced screenshot(s) removed from {directory}; {len(keep)} in use")
+    return 0
+
+
 # -- the parsers --------------------------------------------------------------------
 
 
@@ -277,6 +294,14 @@ def add_data_commands(sub: Any) -> None:  # noqa: ANN401 - argparse's private su
         "--redis", metavar="URL", help="show the distributed crawls in this Redis instead"
     )
     status.set_defaults(func=cmd_status)
+
+    prune = sub.add_parser("prune-screenshots",
+                           help="delete screenshot files no stored page refers to")  # fmt: skip
+    _db_flag(prune)
+    prune.add_argument("--dir", help="screenshot folder (default: SITESIFT_SCREENSHOT_DIR)")
+    prune.add_argument("--min-age", type=float, default=3600.0,
+                       help="spare files used in the last N seconds (default 3600)")  # fmt: skip
+    prune.set_defaults(func=cmd_prune_screenshots)
 
     schedule = sub.add_parser("schedule", help="recurring crawls kept in the database")
     actions = schedule.add_subparsers(dest="action", metavar="ACTION", required=True)

@@ -28,6 +28,7 @@ from sqlalchemy.exc import DBAPIError
 from twisted.internet.task import LoopingCall
 
 from crawler.items import Outcome, PageItem, pages_stored
+from crawler.screenshots import ScreenshotStore
 
 from .history import interrupted_runs
 from .schema import connect, crawl_runs, dialect_insert, error_line, sites, utcnow
@@ -74,6 +75,11 @@ def item_record(item: PageItem) -> dict[str, Any]:
     record = {f.name: getattr(item, f.name) for f in fields(item) if f.name != "document"}
     record["outcome"] = str(item.outcome)
     return record
+
+
+# A picture used this recently may belong to a page not yet committed (in a
+# batch, the spool, another worker): kept; `sitesift prune-screenshots` sweeps later.
+SCREENSHOT_GRACE = 600.0
 
 
 class StorePipeline:
@@ -291,8 +297,13 @@ class StorePipeline:
 
     def _write(self, records: list[dict[str, Any]]) -> None:
         assert self.engine is not None
+        released: set[str] = set()
         with self.engine.begin() as conn:
-            counts = write_batch(conn, records, self.run_id, self.config.revisit)
+            counts = write_batch(conn, records, self.run_id, self.config.revisit, released)
+        if released:  # committed: no page refers to these pictures any more
+            store = ScreenshotStore(self.crawler.settings.get("SITESIFT_SCREENSHOT_DIR"))
+            gone = sum(store.delete(sha, min_age=SCREENSHOT_GRACE) for sha in released)
+            self.crawler.stats.inc_value("sitesift/screenshots/deleted", gone)
         for key, value in counts.items():
             self.crawler.stats.inc_value(f"sitesift/articles/{key}", value)
         self._stored(records)

@@ -135,23 +135,38 @@ def page_row(record: dict[str, Any], run_id: int | None) -> dict[str, Any]:
 
 
 def write_batch(
-    conn: Connection, records: list[dict[str, Any]], run_id: int | None, revisit: RevisitParams
+    conn: Connection,
+    records: list[dict[str, Any]],
+    run_id: int | None,
+    revisit: RevisitParams,
+    released: set[str] | None = None,
 ) -> Counter[str]:
-    """Write one batch; the caller owns the transaction. Returns counts."""
+    """Write one batch; the caller owns the transaction. Returns counts.
+    ``released`` receives the screenshots no page refers to any more (their
+    rows are gone); delete their files once the transaction is committed."""
     counts: Counter[str] = Counter()
     for chunk in _distinct_urls(records):
-        counts.update(_write_chunk(conn, chunk, run_id, revisit))
+        counts.update(_write_chunk(conn, chunk, run_id, revisit, released))
     return counts
 
 
 def _write_chunk(
-    conn: Connection, records: list[dict[str, Any]], run_id: int | None, revisit: RevisitParams
+    conn: Connection,
+    records: list[dict[str, Any]],
+    run_id: int | None,
+    revisit: RevisitParams,
+    released: set[str] | None = None,
 ) -> Counter[str]:
     counts: Counter[str] = Counter()
-    previous = _stored_hashes(conn, [r["url"] for r in records])
+    urls = [r["url"] for r in records]
+    previous = _stored_hashes(conn, urls)
+    old_shots = _stored_screenshots(conn, urls)
     _upsert_pages(conn, [page_row(r, run_id) for r in records])
     good = [r for r in records if r["outcome"] == str(Outcome.OK) and not not_modified(r)]
     _write_screenshots(conn, good)
+    gone = _release_screenshots(conn, old_shots)
+    if released is not None:
+        released |= gone
     _write_records(conn, [r for r in good if r.get("records") is not None])
     for record in good:
         text = record.get("text")
@@ -180,6 +195,23 @@ def _stored_hashes(conn: Connection, urls: list[str]) -> dict[str, str | None]:
     return dict(rows.tuples().all())
 
 
+def _stored_screenshots(conn: Connection, urls: list[str]) -> set[str]:
+    query = select(pages.c.screenshot).where(pages.c.url.in_(urls), pages.c.screenshot.is_not(None))
+    return set(conn.execute(query).scalars())
+
+
+def _release_screenshots(conn: Connection, hashes: set[str]) -> set[str]:
+    """Of the screenshots pages just let go of (re-photographed), those no
+    page refers to any more: shared pictures stay. Their rows are deleted."""
+    if not hashes:
+        return set()
+    query = select(pages.c.screenshot).where(pages.c.screenshot.in_(hashes)).distinct()
+    gone = hashes - set(conn.execute(query).scalars())
+    if gone:
+        conn.execute(delete(screenshots).where(screenshots.c.sha256.in_(gone)))
+    return gone
+
+
 def _upsert_pages(conn: Connection, rows: list[dict[str, Any]]) -> None:
     if not rows:
         return
@@ -194,6 +226,8 @@ def _upsert_pages(conn: Connection, rows: list[dict[str, Any]]) -> None:
     }
     for name in _CONTENT_COLUMNS:
         set_[name] = case((fresh, ex[name]), else_=pages.c[name])
+    # A refetch that was not photographed keeps the page's last picture.
+    set_["screenshot"] = func.coalesce(set_["screenshot"], pages.c.screenshot)
     set_["changed_at"] = case((changed, ex.fetched_at), else_=pages.c.changed_at)
     set_["fetch_count"] = pages.c.fetch_count + 1
     conn.execute(stmt.on_conflict_do_update(index_elements=[pages.c.url], set_=set_), rows)

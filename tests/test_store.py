@@ -153,3 +153,67 @@ def test_postgresql_tests_fail_under_ci_rather_than_skip(tmp_path: Path, ci: boo
     else:
         assert proc.returncode == 0, out
         assert "1 passed" in out and "2 skipped" in out, out
+
+
+def test_a_replaced_screenshot_is_deleted_unless_shared(tmp_path: Path, db_url: str) -> None:  # noqa: F811
+    """Page 1 is photographed again with a new picture: its old file goes (no
+    page refers to it); page 2's picture, shared with page 3, stays when
+    page 2 gets a new one; a refetch without a photo keeps the last one."""
+    import os
+
+    from crawler.screenshots import ScreenshotStore, StoredScreenshot
+
+    store = ScreenshotStore(tmp_path / "shots")
+    old, new, shared, other = (store.put(bytes([n]) * 64, "png", 8, 8) for n in range(4))
+    for shot in (old, new, shared, other):  # not just written: outside the grace period
+        os.utime(shot.path, (1, 1))
+    crawler = get_crawler(Spider, {"SITESIFT_DB": db_url, "SITESIFT_STORE_BATCH": 1,
+                                   "SITESIFT_SCREENSHOT_DIR": str(tmp_path / "shots")})  # fmt: skip
+    crawler.spider = Spider(name="site")
+    pipe = StorePipeline.from_crawler(crawler)
+    pipe.flush_seconds = 0
+    pipe.open_spider(crawler.spider)
+
+    def item(url: str, shot: StoredScreenshot | None, body: str) -> PageItem:
+        page = _item(url, html=f"<p>{body}</p>")
+        page.content_hash = body
+        page.screenshot = shot.as_dict() if shot is not None else None
+        return page
+
+    pipe.process_item(item("http://h/1", old, "a"))
+    pipe.process_item(item("http://h/2", shared, "b"))
+    pipe.process_item(item("http://h/3", shared, "c"))
+    pipe.process_item(item("http://h/1", new, "a2"))
+    pipe.process_item(item("http://h/2", other, "b2"))
+    pipe.process_item(item("http://h/3", None, "c2"))
+    pipe.close_spider()
+    assert not Path(old.path).exists()
+    assert Path(new.path).exists() and Path(shared.path).exists() and Path(other.path).exists()
+    with connect(db_url).connect() as conn:
+        by_url = dict(conn.execute(select(pages.c.url, pages.c.screenshot)).tuples().all())
+    assert by_url == {"http://h/1": new.sha256, "http://h/2": other.sha256,
+                      "http://h/3": shared.sha256}  # fmt: skip
+
+
+def test_prune_screenshots_keeps_what_pages_refer_to(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    from crawler.screenshots import ScreenshotStore
+
+    db = f"sqlite:///{tmp_path / 'x.db'}"
+    store = ScreenshotStore(tmp_path / "shots")
+    used, orphan = store.put(b"u" * 64, "png", 8, 8), store.put(b"o" * 64, "png", 8, 8)
+    pipe = _pipeline(db)
+    page = _item("http://h/1")
+    page.screenshot = used.as_dict()
+    pipe.process_item(page)
+    pipe.close_spider()
+    proc = subprocess.run(
+        [sys.executable, "-m", "crawler.cli", "prune-screenshots", "--db", db,
+         "--dir", str(tmp_path / "shots"), "--min-age", "0"],
+        capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    assert "1 unreferenced screenshot(s) removed" in proc.stdout
+    assert Path(used.path).exists() and not Path(orphan.path).exists()
