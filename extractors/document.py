@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import cached_property
+from urllib.parse import urljoin
 
 from lxml import etree, html
 
@@ -409,6 +410,27 @@ def as_document(
     if not isinstance(source, (str, bytes, bytearray)):
         raise ExtractionError(f"expected HTML as str or bytes, got {type(source).__name__}")
     return Document(bytes(source) if isinstance(source, bytearray) else source, url, content_type)
+
+
+# A link attribute as browsers read it (WHATWG URL): C0 controls and spaces
+# around it stripped, tabs and newlines inside dropped; the controls and
+# spaces left are percent-encoded, so an output URL never holds them.
+_URL_STRIP = "".join(chr(c) for c in range(0x21))
+_URL_TAB_NEWLINE = re.compile(r"[\t\n\r]")
+_URL_UNSAFE = re.compile(r"[\x00-\x20\x7f-\x9f]")
+
+
+def absolute_url(href: str, base: str | None) -> str | None:
+    """``href`` resolved against ``base`` (if any) the way a browser reads a
+    link, or None when it is empty or malformed (``http://[::1:bad/``)."""
+    href = _URL_TAB_NEWLINE.sub("", href.strip(_URL_STRIP))
+    if not href:
+        return None
+    try:
+        url = urljoin(base, href) if base else href
+    except ValueError:
+        return None
+    return _URL_UNSAFE.sub(lambda m: "".join(f"%{b:02X}" for b in m.group().encode()), url)
 
 
 def text_content(el: etree._Element) -> str:

@@ -25,12 +25,11 @@ import re
 from dataclasses import dataclass, fields, replace
 from functools import lru_cache
 from typing import Any
-from urllib.parse import urljoin
 
 from lxml import etree
 
 from .dates import find_date
-from .document import BLOCK_TAGS, HEADING_TAGS, Document, as_document
+from .document import BLOCK_TAGS, HEADING_TAGS, Document, absolute_url, as_document
 from .result import PageType, Record, Result
 from .text import clean_text, collapse_ws
 
@@ -312,10 +311,7 @@ def to_record(doc: Document, el: etree._Element, base: str | None) -> Record:
     if link is not None:
         href = (link.get("href") or "").strip()
         if href and not href.lower().startswith(("javascript:", "#", "mailto:")):
-            try:
-                url = urljoin(base, href) if base else href
-            except ValueError:  # a malformed link ("http://[::1:bad/") is no link
-                url = None
+            url = absolute_url(href, base)
     return Record(text=text, url=url, title=title or None, date=find_date(text))
 
 

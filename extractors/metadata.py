@@ -15,12 +15,11 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
-from urllib.parse import urljoin
 
 from lxml import etree
 
 from .dates import date_in_url, find_datetime, parse_date, to_iso
-from .document import Document, as_document, text_content
+from .document import Document, absolute_url, as_document, text_content
 from .text import collapse_ws
 
 __all__ = ["Metadata", "extract_metadata", "find_author", "find_published", "find_title"]
@@ -392,7 +391,7 @@ def _image(
     base = doc.url
     for key in ("og:image", "og:image:url", "twitter:image", "twitter:image:src"):
         if value := doc.meta.get(key):
-            return _absolute(value, base)
+            return absolute_url(value, base)
     for obj in _article_objects(objects):
         image = obj.get("image")
         if isinstance(image, dict):
@@ -400,11 +399,11 @@ def _image(
         if isinstance(image, list) and image:
             image = image[0].get("url") if isinstance(image[0], dict) else image[0]
         if isinstance(image, str) and image:
-            return _absolute(image, base)
+            return absolute_url(image, base)
     for img in (main if main is not None else doc.body).iter("img"):
         src = img.get("src") or img.get("data-src")
         if src and not src.startswith("data:") and _big_enough(img, params.min_image_px):
-            return _absolute(src, base)
+            return absolute_url(src, base)
     return None
 
 
@@ -414,10 +413,3 @@ def _big_enough(img: etree._Element, min_px: int) -> bool:
         if value.isdigit() and int(value) < min_px:
             return False
     return True
-
-
-def _absolute(src: str, base: str | None) -> str | None:
-    try:
-        return urljoin(base, src.strip()) if base else src.strip()
-    except ValueError:  # a malformed URL ("http://[::1:bad/") is no image
-        return None
