@@ -559,6 +559,29 @@ def test_regressions_found_by_fuzzing(html: str | bytes, kept: str) -> None:
     assert normalize_encoding("utf-8\x00") is None  # raised ValueError
 
 
+def test_output_urls_hold_no_control_characters() -> None:
+    """Record links and the main image were joined raw: a C1 control or a
+    space in an ``href`` (``str`` input keeps them) reached the output URL."""
+    items = "".join(
+        f'<li><a href="/news/{i}{c}x.html">Headline number {i} of the list</a>'
+        f"<span>2024-05-0{i}</span></li>"
+        for i, c in enumerate(("\x80", "\x9f", " ", "\x85"), start=1)
+    )
+    html = (
+        '<html><head><meta property="og:image" content="/img/a\x80b.png"></head>'
+        f"<body><ul>{items}</ul></body></html>"
+    )
+    for name in ("list", "auto"):
+        assert_clean_result(METHODS[name](html, H + "/news/"), name)
+    urls = [r.url for r in METHODS["list"](html, H + "/news/").records]
+    assert urls[:3] == [
+        f"{H}/news/1%C2%80x.html",
+        f"{H}/news/2%C2%9Fx.html",
+        f"{H}/news/3%20x.html",
+    ]
+    assert METHODS["auto"](html, H + "/news/").image == f"{H}/img/a%C2%80b.png"
+
+
 def test_a_huge_chinese_page_is_cut_by_jieba_only_up_to_a_bound() -> None:
     """jieba cut every character of a page in boilerpipe: a paragraph of a
     million characters took ~3.5 s per run, and ``auto`` runs it twice."""
