@@ -5,8 +5,9 @@ Article or list is a logistic model over a few scale-free measures of where
 the page's text sits: in paragraphs of one dense block (articles) or in a
 repeated group of link-bearing records (lists). Pages with almost no text,
 or an error or login page, are "other". Length is SCEDD's rule (rough text
-under 450 bytes is short). A screenshot classifier can be combined with this
-one by averaging probabilities (see ``pipelines/classify.py``).
+under 450 bytes is short). A screenshot classifier's P(list) is combined with
+this one's by ``extractors.visual.combine`` (a logistic stack of the two
+log-odds, fitted on validation pages; see ``docs/screenshots.md``).
 """
 
 from __future__ import annotations
@@ -68,7 +69,10 @@ FEATURES = (
 class Params:
     # Logistic weights for P(list); fitted (L2 0.001, class-balanced) on the
     # even-numbered half (by id) of pagetype/labels.jsonl and of the first 400
-    # wcxb-dev pages; the odd half is the reported test split.
+    # wcxb-dev pages; the odd half is the reported test split. Exactly: the
+    # labels.jsonl rows at positions 0, 2, 4... (file order) and the wcxb-dev
+    # ids 0002, 0004... 0400 (training.pagetype.sources.dom_fitted; the
+    # reading whose refit lands nearest these weights).
     weights: tuple[float, ...] = (
         2.40, -0.94, -1.17, -1.71, -3.18, -2.70, -0.04, -1.02,
         2.56, 1.53, 0.95, 1.12, 0.21, 1.00, -0.14,

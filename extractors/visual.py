@@ -18,21 +18,26 @@ from __future__ import annotations
 
 import io
 import json
+import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from .classify import Classification
 from .result import PageType
 
 __all__ = [
     "DEFAULT_MODEL",
+    "Stack",
     "VisualModel",
     "classify_screenshot",
     "classify_screenshots",
+    "combine",
+    "combined_list_probability",
     "list_probability",
     "load_model",
     "prepare",
@@ -170,3 +175,58 @@ def classify_screenshots(
 def classify_screenshot(image: bytes, model: str | Path = DEFAULT_MODEL) -> tuple[PageType, float]:
     """Article or list from one screenshot (PNG, WebP or JPEG bytes)."""
     return classify_screenshots([image], model)[0]
+
+
+# -- combining with the DOM classifier ------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Stack:
+    """How the DOM's and the screenshot's P(list) make one: a logistic model
+    over their log-odds, ``P = sigmoid(bias + dom_weight * logit(p_dom) +
+    visual_weight * logit(p_visual))``. A plain average of the probabilities
+    lets the weaker screenshot model (0.70 on real test pages) drag a confident
+    DOM decision across 0.5; the stack weighs each by what it is worth.
+
+    The weights belong to the shipped models: refit them whenever either is
+    retrained (``python -m training.pagetype evaluate --fit-stack``).
+    """
+
+    # Fitted by `python -m training.pagetype evaluate --fit-stack`: logistic
+    # regression (class-balanced, L2 0.01 on the two weights) on the 92
+    # validation pages of training/pagetype/split.json (21 lists) that the DOM
+    # model was not fitted on (training.pagetype.sources.dom_fitted); never
+    # on test pages. Rounded to 2 decimals (fit: 0.700, 0.499, 0.619).
+    dom_weight: float = 0.70
+    visual_weight: float = 0.50
+    bias: float = 0.62
+    # Each input's log-odds is bounded to +-clip (a probability of 0.9997):
+    # one model's certainty alone does not overrule everything.
+    clip: float = 8.0
+
+
+def _logit(p: float, clip: float) -> float:
+    p = min(max(p, 1e-12), 1.0 - 1e-12)
+    return max(-clip, min(clip, math.log(p / (1.0 - p))))
+
+
+def combined_list_probability(p_dom: float, p_visual: float, stack: Stack | None = None) -> float:
+    """P(list) from the DOM classifier's and the screenshot model's P(list)."""
+    s = stack or Stack()
+    z = s.bias + s.dom_weight * _logit(p_dom, s.clip) + s.visual_weight * _logit(p_visual, s.clip)
+    return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
+
+
+def combine(
+    dom: Classification, p_visual: float | None, stack: Stack | None = None
+) -> Classification:
+    """The DOM decision revised by the screenshot's P(list) (``None``: no
+    screenshot). A page the DOM calls "other" (empty, error, login) stays so."""
+    if p_visual is None or dom.page_type is PageType.OTHER:
+        return dom
+    p_list = combined_list_probability(dom.list_probability, p_visual, stack)
+    page_type = PageType.LIST if p_list >= 0.5 else PageType.ARTICLE
+    confidence = p_list if page_type is PageType.LIST else 1.0 - p_list
+    return replace(
+        dom, page_type=page_type, confidence=round(confidence, 3), list_probability=p_list
+    )

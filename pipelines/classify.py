@@ -1,7 +1,8 @@
 """Page type and body length for every fetched page (thin: the decision is
 ``extractors.classify``). With a screenshot and the visual classifier
-installed, the two are averaged; a URL group's decision is reused for its
-other pages unless the DOM is confident the other way."""
+installed, the two are combined by ``extractors.visual.combine`` (a logistic
+stack of their log-odds, fitted on validation pages); a URL group's decision
+is reused for its other pages unless the DOM is confident the other way."""
 
 from __future__ import annotations
 
@@ -47,26 +48,23 @@ class ClassifyConfig:
 
 
 def _visual_classifier() -> Any:
-    """``extractors.visual.classify_screenshot`` when that module exists."""
+    """``extractors.visual.list_probability`` when that module (numpy, Pillow)
+    can be imported."""
     try:
-        from extractors.visual import classify_screenshot
+        from extractors.visual import list_probability
     except ImportError:
         return None
-    return classify_screenshot
+    return list_probability
 
 
-def combine(dom: Classification, visual: tuple[PageType, float] | None) -> Classification:
-    """Average the two classifiers' list probabilities (other stays other)."""
-    if visual is None or dom.page_type is PageType.OTHER:
+def combine(dom: Classification, p_visual: float | None) -> Classification:
+    """The DOM decision with the screenshot's P(list) (``None``: no screenshot),
+    by ``extractors.visual.combine``."""
+    if p_visual is None:
         return dom
-    kind, conf = visual
-    if kind is PageType.OTHER:
-        return dom
-    p_visual = conf if kind is PageType.LIST else 1.0 - conf
-    p_list = (dom.list_probability + p_visual) / 2
-    page_type = PageType.LIST if p_list >= 0.5 else PageType.ARTICLE
-    confidence = p_list if page_type is PageType.LIST else 1.0 - p_list
-    return Classification(page_type, round(confidence, 3), dom.length_class, p_list)
+    from extractors.visual import combine as stacked
+
+    return stacked(dom, p_visual)
 
 
 class ClassifyPipeline:
@@ -101,12 +99,13 @@ class ClassifyPipeline:
         self.crawler.stats.inc_value(f"sitesift/classify/{page_type}")
         return item
 
-    def _visual(self, item: PageItem) -> tuple[PageType, float] | None:
+    def _visual(self, item: PageItem) -> float | None:
+        """The screenshot's P(list), when the page has one."""
         shot = item.screenshot or {}
         if self.visual is None or not shot.get("path"):
             return None
         try:
-            return self.visual(Path(shot["path"]).read_bytes())
+            return float(self.visual([Path(shot["path"]).read_bytes()])[0])
         except Exception as exc:
             log.debug("visual classifier failed on %s: %s", item.url, exc)
             return None

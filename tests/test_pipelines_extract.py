@@ -13,6 +13,7 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+import numpy as np
 import pytest
 from scrapy.settings import Settings
 
@@ -169,12 +170,23 @@ def test_reference_cache_is_bounded_and_skips_the_page_itself() -> None:
     assert cache.get(None, "u") == []
 
 
-def test_screenshot_decision_is_averaged_with_the_dom() -> None:
+def test_screenshot_decision_is_stacked_with_the_dom() -> None:
+    """The pipeline combines by extractors.visual's stack (fitted on validation
+    pages), no longer by the 50/50 average of the two P(list)."""
+    from extractors.visual import Stack
+
     dom = Classification(PageType.ARTICLE, 0.6, LengthClass.LONG, 0.4)
     assert combine(dom, None) is dom
-    both = combine(dom, (PageType.LIST, 0.95))
-    assert both.page_type is PageType.LIST and both.list_probability == pytest.approx(0.675)
-    assert combine(dom, (PageType.ARTICLE, 0.9)).page_type is PageType.ARTICLE
+    both = combine(dom, 0.95)
+    s = Stack()
+    z = s.bias + s.dom_weight * np.log(0.4 / 0.6) + s.visual_weight * np.log(0.95 / 0.05)
+    assert both.list_probability == pytest.approx(1 / (1 + np.exp(-z)))
+    assert both.list_probability != pytest.approx(0.675)  # the former average
+    assert both.page_type is (PageType.LIST if z >= 0 else PageType.ARTICLE)
+    assert combine(dom, 0.1).page_type is PageType.ARTICLE
+    # A confident DOM list is not overruled by a confident screenshot article.
+    sure = Classification(PageType.LIST, 0.95, LengthClass.LONG, 0.95)
+    assert combine(sure, 0.05).page_type is PageType.LIST
 
 
 @pytest.mark.parametrize("where", ["memory", "redis"])

@@ -17,12 +17,17 @@ from PIL import Image
 
 from crawler.screenshots import CaptureParams, capture_page, shrink
 from extractors import PageType
+from extractors.classify import Classification
+from extractors.result import LengthClass
 from extractors.visual import (
     DEFAULT_MODEL,
+    Stack,
     _conv2d,
     _maxpool2,
     classify_screenshot,
     classify_screenshots,
+    combine,
+    combined_list_probability,
     list_probability,
     load_model,
     prepare,
@@ -81,6 +86,63 @@ def test_api_shapes_and_confidence_range() -> None:
     assert classify_screenshots([]) == []
     p = list_probability([blank, blank])
     assert len(p) == 2 and p[0] == pytest.approx(p[1])
+
+
+def test_stack_adds_weighted_log_odds() -> None:
+    # Weights 1 and 1: the log-odds add (odds 3 and 3 -> odds 9).
+    assert combined_list_probability(0.75, 0.75, Stack(1.0, 1.0, 0.0)) == pytest.approx(0.9)
+    # The screenshot ignored: the DOM's probability comes back.
+    assert combined_list_probability(0.3, 0.99, Stack(1.0, 0.0, 0.0)) == pytest.approx(0.3)
+    # Inputs are clipped: a certain screenshot is worth `clip` log-odds at most.
+    clipped = combined_list_probability(0.5, 1.0, Stack(0.0, 1.0, 0.0, clip=2.0))
+    assert clipped == pytest.approx(1 / (1 + np.exp(-2.0)))
+
+
+def test_shipped_stack_trusts_the_dom_more_than_the_screenshot() -> None:
+    """Fitted on validation pages: both models count, the DOM more (it is
+    the better one), so the screenshot can tip an unsure DOM but not overrule
+    a confident one."""
+    stack = Stack()
+    assert stack.dom_weight > stack.visual_weight > 0
+    sure_article = Classification(PageType.ARTICLE, 0.99, LengthClass.LONG, 0.01)
+    assert combine(sure_article, 0.95).page_type is PageType.ARTICLE
+    unsure = Classification(PageType.ARTICLE, 0.55, LengthClass.LONG, 0.45)
+    assert combine(unsure, 0.99).page_type is PageType.LIST
+    assert combine(unsure, 0.01).page_type is PageType.ARTICLE
+
+
+def test_combine_keeps_other_and_the_length_class() -> None:
+    other = Classification(PageType.OTHER, 0.95, LengthClass.SHORT, 0.0)
+    assert combine(other, 0.99) is other
+    dom = Classification(PageType.LIST, 0.8, LengthClass.SHORT, 0.8)
+    assert combine(dom, None) is dom
+    both = combine(dom, 0.9)
+    assert both.length_class is LengthClass.SHORT
+    assert both.list_probability == pytest.approx(combined_list_probability(0.8, 0.9))
+    assert both.confidence == round(max(both.list_probability, 1 - both.list_probability), 3)
+
+
+def test_fit_stack_recovers_the_weights_of_its_data(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The trainer's stack fit (class-balanced logistic regression) on pages
+    drawn from a known rule finds that rule; its L2 penalty only shrinks it."""
+    from training.pagetype import evaluate
+    from training.pagetype.evaluate import Page, fit_stack
+
+    rng = np.random.default_rng(0)
+    pages = []
+    for i in range(4000):
+        zd, zv = rng.normal(0, 2.5, 2)
+        p = 1 / (1 + np.exp(-(1.5 * zd + 0.5 * zv)))
+        label = "list" if rng.random() < p else "article"
+        pd, pv = 1 / (1 + np.exp(-zd)), 1 / (1 + np.exp(-zv))
+        pages.append(Page(f"k{i}", label, "val", "list" if pd >= 0.5 else "article", pd, pv))
+    shrunk = fit_stack(pages)
+    monkeypatch.setattr(evaluate, "STACK_L2", 0.0)
+    stack = fit_stack(pages)
+    assert stack.dom_weight == pytest.approx(1.5, abs=0.15)
+    assert stack.visual_weight == pytest.approx(0.5, abs=0.1)
+    assert abs(stack.bias) < 0.2
+    assert 0 < shrunk.visual_weight < stack.visual_weight < shrunk.dom_weight < stack.dom_weight
 
 
 # -- real Chromium on pages served on 127.0.0.1 -------------------------------------

@@ -11,28 +11,44 @@ def main(argv: list[str] | None = None) -> None:
     sub = parser.add_subparsers(dest="command", required=True)
     render = sub.add_parser("render", help="render every labelled page (Chromium)")
     render.add_argument("--concurrency", type=int, default=2)
+    render.add_argument(
+        "--splits",
+        default=None,
+        help="comma-separated parts to render (default: all): test,val",
+    )
     train = sub.add_parser("train", help="train the CNN (torch, CPU) and export the weights")
     train.add_argument("--epochs", type=int, default=None)
     train.add_argument("--arch", default=None, help="an architecture name from model.ARCHS")
     train.add_argument(
         "--no-export", action="store_true", help="do not overwrite the shipped weights"
     )
-    sub.add_parser("evaluate", help="score the shipped weights on the real test pages")
+    evaluate = sub.add_parser(
+        "evaluate",
+        help="DOM, screenshot and combined figures on the real test pages "
+        "-> benchmarks/results/pagetype-screenshot.md",
+    )
+    evaluate.add_argument(
+        "--fit-stack",
+        action="store_true",
+        help="score with the combination rule refitted on the validation pages "
+        "(copy it into extractors.visual.Stack to ship it)",
+    )
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     logging.getLogger("jieba").setLevel(logging.WARNING)
     if args.command == "render":
         from .render import render as run_render
 
-        run_render(args.concurrency)
+        splits = tuple(args.splits.split(",")) if args.splits else None
+        run_render(args.concurrency, splits)
     elif args.command == "train":
         from .train import train as run_train
 
         run_train(epochs=args.epochs, arch=args.arch, export=not args.no_export)
     else:
-        from .train import evaluate
+        from .evaluate import evaluate as run_evaluate
 
-        evaluate()
+        run_evaluate(fit=args.fit_stack)
 
 
 if __name__ == "__main__":

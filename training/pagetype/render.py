@@ -143,12 +143,22 @@ async def render_all(jobs: list[Job], split: dict[str, str], concurrency: int = 
           f"{time.monotonic() - started:.0f} s; manifest {manifest}")  # fmt: skip
 
 
-def render(concurrency: int = 2) -> None:
+def render(concurrency: int = 2, splits: tuple[str, ...] | None = None) -> None:
+    """Render every page, or only those of ``splits`` (e.g. ``("test", "val")``:
+    the real pages the evaluation needs; generated and demo pages are all
+    training pages)."""
     from demo.server import DemoWeb
 
+    if splits is not None and "train" not in splits:
+        split = sources.load_split()
+        jobs = [job for job in _real_jobs() if split.get(job.key) in splits]
+        asyncio.run(render_all(jobs, split, concurrency))
+        return
     jobs = _real_jobs() + _synthetic_jobs()
     with DemoWeb() as web:
         jobs += _demo_jobs(web.urls)
+        if splits is not None:
+            jobs = [job for job in jobs if sources.load_split().get(job.key) in splits]
         if sources.SPLIT_FILE.exists():
             split = sources.load_split()
             missing = [job.key for job in jobs if job.key not in split]

@@ -2,7 +2,8 @@
 
 Reproducible: fixed seeds, the recorded split (``split.json``), one thread
 per core. The epoch is chosen on the real validation pages (never the test
-pages); the test split is scored once, at the end, on real pages only.
+pages); the test split is scored once, at the end, on real pages only
+(``evaluate.py``).
 """
 
 from __future__ import annotations
@@ -16,13 +17,12 @@ from typing import Any
 
 import numpy as np
 
-from extractors.visual import DEFAULT_MODEL, VisualModel, load_model, prepare
+from extractors.visual import DEFAULT_MODEL, prepare
 
 from .render import OUT
 from .sources import SEED
 
 CLASSES = ["article", "list"]
-RESULTS = Path(__file__).resolve().parents[2] / "benchmarks" / "results"
 
 # Candidate designs, compared by validation accuracy (see docs/screenshots.md).
 # LeNet-5's 5x5 convolutions and pooling; deeper than LeNet so that the dense
@@ -207,51 +207,9 @@ def train(epochs: int | None = None, arch: str | None = None, export: bool = Tru
         evaluate()
 
 
-def _confusion(labels: list[str], preds: list[str]) -> dict[str, dict[str, int]]:
-    return {t: {p: sum(1 for a, b in zip(labels, preds, strict=True) if a == t and b == p)
-                for p in CLASSES} for t in CLASSES}  # fmt: skip
-
-
-def _table(title: str, labels: list[str], preds: list[str]) -> list[str]:
-    m = _confusion(labels, preds)
-    acc = sum(a == b for a, b in zip(labels, preds, strict=True)) / max(1, len(labels))
-    lines = [f"### {title}: {len(labels)} pages, accuracy {acc:.4f}", "",
-             "| true \\ predicted | article | list | recall |", "|---|---|---|---|"]  # fmt: skip
-    for t in CLASSES:
-        total = sum(m[t].values())
-        recall = m[t][t] / total if total else float("nan")
-        lines.append(f"| {t} | {m[t]['article']} | {m[t]['list']} | {recall:.4f} |")
-    return lines + [""]
-
-
 def evaluate(model_path: Path = DEFAULT_MODEL) -> None:
-    """Confusion matrices of the shipped model on the real test pages."""
-    model: VisualModel = load_model(model_path)
-    rows = [r for r in _manifest() if r["split"] == "test"]
-    started = time.monotonic()
-    probs = model.probabilities([(OUT / r["file"]).read_bytes() for r in rows])
-    took = time.monotonic() - started
-    p_list = probs[:, model.classes.index("list")]
-    preds = ["list" if p >= 0.5 else "article" for p in p_list]
-    with (OUT / "test-probabilities.jsonl").open("w", encoding="utf-8") as fh:
-        for r, p in zip(rows, p_list, strict=True):
-            fh.write(
-                json.dumps({"key": r["key"], "label": r["label"], "p_list": round(float(p), 5)})
-                + "\n"
-            )
-    labels = [r["label"] for r in rows]
-    cfg = model.config
-    lines = ["# Screenshot page-type classifier: real test pages", "",
-             f"Model `{cfg['arch']}` (input {cfg['input_width']}x{cfg['input_height']} grey), "
-             f"val accuracy {cfg.get('val_accuracy')}, epoch {cfg.get('epoch')}; "
-             f"numpy inference {1000 * took / max(1, len(rows)):.1f} ms/page "
-             "(decode + forward).", "", "Command: `python -m training.pagetype evaluate`.",
-             ""]  # fmt: skip
-    lines += _table("all real test pages", labels, preds)
-    for origin in ("pagetype", "wcxb-dev"):
-        idx = [i for i, r in enumerate(rows) if r["key"].startswith(origin + "/")]
-        lines += _table(origin, [labels[i] for i in idx], [preds[i] for i in idx])
-    text = "\n".join(lines)
-    print(text)
-    RESULTS.mkdir(parents=True, exist_ok=True)
-    (RESULTS / "pagetype-screenshot.md").write_text(text, encoding="utf-8")
+    """DOM, screenshot and combined figures on the real test pages
+    (``evaluate.py``)."""
+    from .evaluate import evaluate as run
+
+    run(model_path)
