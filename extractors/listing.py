@@ -306,7 +306,7 @@ def to_record(doc: Document, el: etree._Element, base: str | None) -> Record:
     link = _main_link(doc, el)
     heading = _heading(el)
     title_el = heading if heading is not None else link
-    title = _flat_text(title_el) if title_el is not None else None
+    title = collapse_ws(clean_text(_flat_text(title_el))) if title_el is not None else None
     url = None
     if link is not None:
         href = (link.get("href") or "").strip()

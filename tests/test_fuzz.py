@@ -543,6 +543,8 @@ REGRESSIONS: list[tuple[str, str | bytes, str]] = [
     ("meta-utf7", b'<meta charset="utf-7"><p>Kept +2AA- text</p>', "text"),
     # A <meta> declaring UTF-16 on ASCII bytes: the page became CJK garbage.
     ("meta-utf16", b'<meta charset="utf-16"><p>Kept text</p>', "Kept text"),
+    # A C1 control in a record's link text reached Record.title.
+    ("record-title-c1", "<A>0<A>0<A HREF=0>0\x80", "0"),
     # A lone surrogate in str input: the text after it was lost.
     ("str-lone-surrogate", "<p>Kept \ud800 text after</p>", "text after"),
 ]
