@@ -20,7 +20,7 @@ from lxml import etree
 
 from .dates import date_in_url, find_datetime, parse_date, to_iso
 from .document import Document, absolute_url, as_document, text_content
-from .text import collapse_ws
+from .text import clean_text, collapse_ws
 
 __all__ = ["Metadata", "extract_metadata", "find_author", "find_published", "find_title"]
 
@@ -116,12 +116,18 @@ def extract_metadata(
     objects = list(_jsonld_objects(doc))
     title, heading = find_title(doc, params)
     return Metadata(
-        title=title,
+        title=_clean(title),
         published=find_published(doc, objects, heading, now, params),
-        author=find_author(doc, objects, heading, params),
-        language=_language(doc),
+        author=_clean(find_author(doc, objects, heading, params)),
+        language=_clean(_language(doc)),
         image=_image(doc, objects, main, params),
     )
+
+
+def _clean(value: str | None) -> str | None:
+    """Printable text on one line: ``<meta>`` contents and JSON-LD strings
+    (``\\u0085`` escapes) can hold control characters the page text never shows."""
+    return (collapse_ws(clean_text(value)) or None) if value else None
 
 
 def _as_datetime(value: datetime | str | None) -> datetime | None:

@@ -271,6 +271,19 @@ INVALID_UTF8 = [
     b"\xff", b"\xfe", b"\x80", b"\xc0\xaf", b"\xe0\x80\xaf", b"\xed\xa0\x80",  # encoded surrogate
     b"\xed\xbf\xbf", b"\xf4\x90\x80\x80", b"\xf8\x88\x80\x80\x80", b"\xe4\xb8", b"\x81\x30",
 ]  # fmt: skip
+# Metadata sources whose strings skip the page-text cleaning: <meta>
+# contents, JSON-LD (its \\u escapes reach any code point), the lang attribute.
+METADATA = [
+    '<meta property="og:title" content="Og\u0085 \u0080title">',
+    '<meta name="author" content="Jo\u009fhn &#1;Doe">',
+    '<meta property="article:published_time" content="2024-05-01T10:00\u0085">',
+    '<meta property="og:image" content="/i\u0080mg.png">',
+    '<script type="application/ld+json">{"@type": "NewsArticle", "headline": "H\\u0085\\u0001",'
+    ' "author": {"name": "A\\u0000\\ud800b"}, "datePublished": "2024-05-01\\u0007",'
+    ' "image": "/a\\u0001.png"}</script>',
+    '<html lang="zh\u0085-CN">',
+    '<time datetime="2024-05-01\u0080">May 1</time>',
+]
 BOMS = [codecs.BOM_UTF8, codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE, codecs.BOM_UTF32_LE]
 CHAR_REFS = [
     "&#0;", "&#x0;", "&#1;", "&#x1f;", "&#x7f;", "&#x85;", "&#128;", "&#150;", "&#x9f;",
@@ -356,7 +369,7 @@ def _mutate(draw: st.DrawFn, data: bytes) -> bytes:
     op = draw(
         st.sampled_from(
             ["truncate", "delete", "duplicate", "swap", "tag", "nest", "control", "invalid",
-             "bom", "meta", "charref", "huge", "text", "bytes"]
+             "bom", "meta", "charref", "metadata", "huge", "text", "bytes"]
         )
     )  # fmt: skip
     if op == "truncate":
@@ -383,6 +396,7 @@ def _mutate(draw: st.DrawFn, data: bytes) -> bytes:
         "bom": lambda d: d(st.sampled_from(BOMS)),
         "meta": _meta,
         "charref": lambda d: d(st.sampled_from(CHAR_REFS)).encode(),
+        "metadata": lambda d: d(st.sampled_from(METADATA)).encode("utf-8", "surrogatepass"),
         "huge": _huge_attribute,
         "text": _random_text,
         "bytes": lambda d: d(st.binary(max_size=64)),
@@ -545,6 +559,8 @@ REGRESSIONS: list[tuple[str, str | bytes, str]] = [
     ("meta-utf16", b'<meta charset="utf-16"><p>Kept text</p>', "Kept text"),
     # A C1 control in a record's link text reached Record.title.
     ("record-title-c1", "<A>0<A>0<A HREF=0>0\x80", "0"),
+    # Controls in <meta> contents and JSON-LD strings reached title and author.
+    ("metadata-controls", "".join(METADATA) + "<p>Kept text</p>", "Kept text"),
     # A lone surrogate in str input: the text after it was lost.
     ("str-lone-surrogate", "<p>Kept \ud800 text after</p>", "text after"),
 ]
