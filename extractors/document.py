@@ -112,6 +112,11 @@ MAX_DEPTH = 400
 MAX_CHARS = 5_000_000
 
 
+# What a ``lang`` attribute must look like to be read (BCP 47 shape; ``_`` as
+# pages write ``zh_CN``); anything else is ignored and the script decides.
+_LANG_TAG = re.compile(r"[a-z]{1,8}(?:[-_][a-z0-9]{1,8})*")
+
+
 class ExtractionError(ValueError):
     """Raised for input that is not a page at all (wrong type)."""
 
@@ -260,7 +265,8 @@ class Document:
         self.url = url
         root = parse_html(self.text)
         self.title = _title_of(root)
-        self.lang_attr = (root.get("lang") or "").strip().lower() or None
+        lang = (root.get("lang") or "").strip().lower()
+        self.lang_attr = lang if _LANG_TAG.fullmatch(lang) else None
         # What metadata needs from <head> and <script> is kept before cleaning.
         self.meta: dict[str, str] = _meta_of(root)
         self.jsonld: list[str] = [

@@ -561,6 +561,8 @@ REGRESSIONS: list[tuple[str, str | bytes, str]] = [
     ("record-title-c1", "<A>0<A>0<A HREF=0>0\x80", "0"),
     # Controls in <meta> contents and JSON-LD strings reached title and author.
     ("metadata-controls", "".join(METADATA) + "<p>Kept text</p>", "Kept text"),
+    # A control character in <html lang> reached Result.language of every method.
+    ("lang-c1", b'<html lang="zh\xc2\x85-CN"><p>Kept text</p>', "Kept text"),
     # A lone surrogate in str input: the text after it was lost.
     ("str-lone-surrogate", "<p>Kept \ud800 text after</p>", "text after"),
 ]
