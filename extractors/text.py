@@ -68,9 +68,23 @@ def _load_jieba():
     return _jieba
 
 
+# jieba is quadratic in the length of a run it cannot segment by dictionary
+# (33,000 of one repeated ideograph take ~3 s); real text breaks runs with
+# punctuation every few dozen characters, so longer runs are cut into pieces
+# of this many characters before jieba sees them.
+_JIEBA_MAX_RUN = 200
+_LONG_RUN = re.compile(rf"[{_CJK}a-zA-Z0-9]{{{_JIEBA_MAX_RUN + 1},}}")
+
+
+def _split_long_runs(match: re.Match[str]) -> str:
+    run = match.group()
+    return " ".join(run[i : i + _JIEBA_MAX_RUN] for i in range(0, len(run), _JIEBA_MAX_RUN))
+
+
 def jieba_words(text: str) -> list[str]:
     """jieba words of a text, without whitespace or punctuation tokens."""
     jieba = _load_jieba()
+    text = _LONG_RUN.sub(_split_long_runs, text)
     return [w for w in jieba.lcut(text) if _LATIN_WORD.search(w) or CJK_CHAR.search(w)]
 
 
