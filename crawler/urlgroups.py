@@ -86,7 +86,9 @@ _HEX_RE = re.compile(r"[0-9a-fA-F]+")
 _EXT_RE = re.compile(r"(.+?)(\.[A-Za-z][A-Za-z0-9]{0,4})")
 _SPLIT_RE = re.compile(r"([-_.+~,\s]+)")
 _DIGITS_RE = re.compile(r"[0-9]+")
-_ESCAPE_RE = re.compile(r"[%/?&=#{}\s]")
+# Escaped in group keys: the pattern syntax, and control characters (a key is
+# printed to terminals; %1B would otherwise decode to a raw ESC).
+_ESCAPE_RE = re.compile(r"[%/?&=#{}\s\x00-\x1f\x7f-\x9f]")
 _PAGED_LEAF_RE = re.compile(r"(index|default|list)(?:[_-]\d+)?(\.[A-Za-z][A-Za-z0-9]{0,4})?", re.I)
 
 
@@ -411,7 +413,8 @@ def _token_shape(token: str) -> str:
         return "{n}"
     if len(runs) >= 2:
         return "{id}"
-    return _escape(_DIGITS_RE.sub("\x00", token)).replace("\x00", "{n}")
+    # A private-use character holds the digits' place through the escaping.
+    return _escape(_DIGITS_RE.sub("\ue000", token)).replace("\ue000", "{n}")
 
 
 def _escape(text: str) -> str:

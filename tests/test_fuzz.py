@@ -750,11 +750,6 @@ def test_grouper_is_clean_deterministic_and_serialisable(urls: list[str]) -> Non
     assert sum(grouper.groups().values()) == len(urls)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="crawler/urlgroups.py _escape keeps control characters that a %XX escape "
-    "decodes to (%1B -> ESC in a key printed to the terminal); fix: escape Cc there",
-)
 @pytest.mark.parametrize("control", ["%00", "%07", "%1B[2J", "%7F", "\x01"])
 def test_group_keys_hold_no_control_characters(control: str) -> None:
     key = URLGrouper().group(f"{H}/news/{control}x/1.html")
