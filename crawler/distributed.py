@@ -87,8 +87,9 @@ class RedisOutage:
     def __init__(self) -> None:
         self.limit = 60.0  # seconds; SITESIFT_REDIS_OUTAGE_LIMIT
         self.since: float | None = None  # monotonic start of the current outage
+        self.started = 0.0  # ... and of the last one
+        self.flap_seconds = 10.0  # an outage this soon after the last one continues it
         self.ended = float("-inf")  # monotonic end of the last one
-        self.outages = 0
         self.given_up = False
         self.on_give_up: Callable[[], None] | None = None
         self._lock = threading.Lock()
@@ -99,9 +100,10 @@ class RedisOutage:
             if self.given_up:
                 return False
             now = time.monotonic()
+            if self.since is None and now - self.ended < self.flap_seconds:
+                self.since = self.started  # back only briefly (e.g. loading): the same outage
             if self.since is None:
-                self.since = now
-                self.outages += 1
+                self.since = self.started = now
                 logger.warning(
                     "Redis unreachable (%s): pausing, retrying for up to %.0f s",
                     error,
@@ -121,7 +123,7 @@ class RedisOutage:
         return False
 
     def succeeded(self) -> None:
-        if self.since is None:
+        if self.since is None or self.given_up:
             return
         with self._lock:
             if self.since is not None:
@@ -168,7 +170,8 @@ class OutageRetry(Retry):
                     raise
                 time.sleep(self._backoff.compute(failures))
             else:
-                OUTAGE.succeeded()
+                if failures:  # this call waited the outage out: Redis answers again
+                    OUTAGE.succeeded()
                 return result
 
 
