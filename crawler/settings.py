@@ -158,6 +158,9 @@ SITESIFT_WORKERS_REDIS = "redis://127.0.0.1:6379/0"  # `--workers N` without --r
 # A worker silent this long is dead: its in-flight requests go back to the queue.
 # Generous: a worker's reactor may be busy extracting a large page for a while.
 SITESIFT_WORKER_TIMEOUT = 30.0
+# A worker waits out a Redis outage (every call retried with backoff) this many
+# seconds, then stops with exit 1; rerunning the same command finishes the crawl.
+SITESIFT_REDIS_OUTAGE_LIMIT = 60.0
 
 # -- screenshots (crawler/middlewares/screenshot.py) ------------------------------
 # Which pages go through the browser: none | group (the first PER_GROUP pages
