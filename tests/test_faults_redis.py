@@ -1,4 +1,4 @@
-"""Redis restarted under a distributed crawl (issue 8, faults).
+"""Redis or PostgreSQL restarted under a distributed crawl (issue 8, faults).
 
 Each test runs its own redis-server (AOF, ``appendfsync always``: what a user
 running Redis with persistence has) on a free port in a temporary folder, so
@@ -22,8 +22,8 @@ import redis
 
 from demo.server import DemoWeb
 from demo.synthetic import SyntheticParams, SyntheticSite
-from tests.dbtools import pg_schema_url
-from tests.test_distributed import crawl_cmd, page_requests, stored
+from tests.dbtools import pg_restartable, pg_schema_url, pg_start, pg_stop  # noqa: F401
+from tests.test_distributed import crawl_cmd, crawl_id, page_requests, redis_url, stored  # noqa: F401
 
 REDIS_SERVER = shutil.which("redis-server")
 
@@ -175,3 +175,61 @@ def test_redis_gone_past_the_limit_stops_the_worker_and_a_rerun_finishes(
     assert set(rows) == expected_paths(articles)  # nothing lost
     assert set(kept) <= set(rows)
     assert {outcome for outcome, _ in rows.values()} == {"ok"}
+
+
+def test_postgresql_restarted_under_two_workers_loses_nothing(
+    tmp_path: Path,
+    pg_restartable: str,
+    redis_url: str,
+    crawl_id: str,  # noqa: F811
+) -> None:
+    """Two workers; the PostgreSQL server stopped for 3 s mid-crawl: each
+    worker spools the batches it refused (its own spool folder) and replays
+    them; every page ends up stored once and fetched once."""
+    articles = 300
+    with DemoWeb((), synthetic_pages=articles) as web:
+        base = web.urls["synthetic"]
+        sites = tmp_path / "sites.txt"
+        sites.write_text(f"{base} max_pages=5000 depth=100\n")
+        store = ["-s", "SITESIFT_STORE_BATCH=5", "-s", "SITESIFT_STORE_RETRIES=1",
+                 "-s", "SITESIFT_STORE_BACKOFF=0.2", "-s", "DOWNLOAD_DELAY=0.02"]  # fmt: skip
+        workers = [
+            subprocess.Popen(
+                crawl_cmd(
+                    sites,
+                    pg_restartable,
+                    redis_url,
+                    crawl_id,
+                    *store,
+                    "-s",
+                    f"SITESIFT_SPOOL_DIR={tmp_path / f'spool-{i}'}",
+                ),
+                cwd=tmp_path,
+                stderr=subprocess.PIPE,
+                text=True,
+            )  # fmt: skip
+            for i in range(2)
+        ]
+        try:
+            before = wait_for_pages(pg_restartable, base, 60, *workers)
+            pg_stop()
+            try:
+                time.sleep(3)
+                assert all(w.poll() is None for w in workers), "a worker ended during the outage"
+            finally:
+                pg_start()
+            errs = [w.communicate(timeout=600)[1] for w in workers]
+        finally:
+            for w in workers:
+                if w.poll() is None:
+                    w.kill()
+        requests = page_requests(web)
+    assert before < len(expected_paths(articles))
+    for w, err in zip(workers, errs, strict=True):
+        assert w.returncode == 0, err[-3000:]
+    assert any("spooled" in err for err in errs), "no batch met the outage"
+    rows = stored(pg_restartable, base)
+    assert set(rows) == expected_paths(articles)  # nothing lost
+    assert {count for _, count in rows.values()} == {1}  # stored once each
+    assert set(requests) == expected_paths(articles) and max(requests.values()) == 1
+    assert not list(tmp_path.glob("spool-*/*.jsonl"))  # every spooled batch replayed
