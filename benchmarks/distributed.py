@@ -26,8 +26,9 @@ import uuid
 from pathlib import Path
 
 import redis
-from sqlalchemy import func, select, text
+from sqlalchemy import func, select
 
+from benchmarks.pgschema import drop_schema, fresh_schema
 from pipelines.schema import connect, pages
 
 RESULTS = Path(__file__).parent / "results"
@@ -43,22 +44,6 @@ web = DemoWeb((), synthetic_pages=int(sys.argv[1])).start()
 print(web.urls["synthetic"], flush=True)
 time.sleep(86400)
 """
-
-
-def fresh_schema() -> tuple[str, str]:
-    schema = f"bench_{uuid.uuid4().hex[:8]}"
-    engine = connect(PG, create=False)
-    with engine.begin() as conn:
-        conn.execute(text(f'CREATE SCHEMA "{schema}"'))
-    engine.dispose()
-    return schema, f"{PG}?options=-csearch_path%3D{schema}"
-
-
-def drop_schema(schema: str) -> None:
-    engine = connect(PG, create=False)
-    with engine.begin() as conn:
-        conn.execute(text(f'DROP SCHEMA "{schema}" CASCADE'))
-    engine.dispose()
 
 
 def machine_ticks() -> tuple[int, int]:
@@ -80,7 +65,7 @@ def redis_cpu(server: redis.Redis) -> float:
 
 
 def run(sites: Path, workers: int, extra: list[str]) -> dict[str, float]:
-    schema, db = fresh_schema()
+    schema, db = fresh_schema(PG)
     crawl = f"bench-{uuid.uuid4().hex[:8]}"
     cmd = [sys.executable, "-m", "crawler.cli", "crawl", str(sites), "--db", db, *UNTHROTTLED,
            *extra]  # fmt: skip
@@ -102,7 +87,7 @@ def run(sites: Path, workers: int, extra: list[str]) -> dict[str, float]:
         ).scalar_one()
         fetches = conn.execute(select(func.sum(pages.c.fetch_count))).scalar_one()
     engine.dispose()
-    drop_schema(schema)
+    drop_schema(PG, schema)
     for key in server.scan_iter(f"sitesift:{crawl}:*"):
         server.delete(key)
     return {"pages": stored, "fetches": fetches, "seconds": seconds, "crawl_cpu": crawl_cpu,

@@ -28,14 +28,14 @@ import subprocess
 import sys
 import tempfile
 import time
-import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import func, select, text
+from sqlalchemy import func, select
 from sqlalchemy.exc import SQLAlchemyError
 
+from benchmarks.pgschema import drop_schema, fresh_schema
 from demo.server import DemoWeb
 from pipelines.schema import (
     article_bands,
@@ -299,22 +299,6 @@ def _row(*cells: object) -> str:
 # -- the command -----------------------------------------------------------------
 
 
-def _new_pg_schema() -> tuple[str, str]:
-    engine = connect(PG, create=False)
-    schema = f"soak_{uuid.uuid4().hex[:8]}"
-    with engine.begin() as conn:
-        conn.execute(text(f'CREATE SCHEMA "{schema}"'))
-    engine.dispose()
-    return schema, f"{PG}?options=-csearch_path%3D{schema}"
-
-
-def _drop_pg_schema(schema: str) -> None:
-    engine = connect(PG, create=False)
-    with engine.begin() as conn:
-        conn.execute(text(f'DROP SCHEMA "{schema}" CASCADE'))
-    engine.dispose()
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=5, help="kill-and-resume rounds (5)")
@@ -348,7 +332,7 @@ def main(argv: list[str] | None = None) -> int:
         for n in range(1, args.runs + 1):
             schema = None
             if args.db == "postgresql":
-                schema, url = _new_pg_schema()
+                schema, url = fresh_schema(PG, "soak")
             else:
                 url = f"sqlite:///{work / f'soak-{n}.db'}"
             try:
@@ -356,7 +340,7 @@ def main(argv: list[str] | None = None) -> int:
                                          log=work / f"soak-{n}.log")  # fmt: skip
             finally:
                 if schema:
-                    _drop_pg_schema(schema)
+                    drop_schema(PG, schema)
             bad = len(run.differences) + len(run.refetched)
             failed += bad
             lines.append(_row(n, run.kills, run.pages, f"{run.seconds:.1f}", f"{run.peak_mib:.0f}",

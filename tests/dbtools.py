@@ -7,14 +7,13 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
-import uuid
 from pathlib import Path
 from typing import NoReturn
 
 import pytest
-from sqlalchemy import text
 
-from pipelines.schema import DatabaseError, connect
+from benchmarks.pgschema import drop_schema, fresh_schema
+from pipelines.schema import DatabaseError
 
 PG_URL = os.environ.get("SITESIFT_TEST_PG", "postgresql+psycopg://postgres@127.0.0.1:5432/test")
 
@@ -30,22 +29,11 @@ def skip_unless_ci(reason: str) -> NoReturn:
 def pg_schema_url(request: pytest.FixtureRequest) -> str:
     """A PostgreSQL URL whose search_path is a new schema dropped after the test."""
     try:
-        engine = connect(PG_URL, create=False)
+        schema, url = fresh_schema(PG_URL, "t")
     except DatabaseError as exc:
         skip_unless_ci(f"PostgreSQL not reachable: {exc}")
-    schema = f"t_{uuid.uuid4().hex[:8]}"
-    with engine.begin() as conn:
-        conn.execute(text(f'CREATE SCHEMA "{schema}"'))
-    engine.dispose()
-
-    def drop() -> None:
-        engine = connect(PG_URL, create=False)
-        with engine.begin() as conn:
-            conn.execute(text(f'DROP SCHEMA "{schema}" CASCADE'))
-        engine.dispose()
-
-    request.addfinalizer(drop)
-    return f"{PG_URL}?options=-csearch_path%3D{schema}"
+    request.addfinalizer(lambda: drop_schema(PG_URL, schema))
+    return url
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])

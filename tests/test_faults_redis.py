@@ -21,9 +21,15 @@ import pytest
 import redis
 
 from demo.server import DemoWeb
-from demo.synthetic import SyntheticParams, SyntheticSite
 from tests.dbtools import pg_restartable, pg_schema_url, pg_start, pg_stop  # noqa: F401
-from tests.test_distributed import crawl_cmd, crawl_id, page_requests, redis_url, stored  # noqa: F401
+from tests.test_distributed import (  # noqa: F401 - fixtures
+    crawl_cmd,
+    crawl_id,
+    expected_paths,
+    page_requests,
+    redis_url,
+    stored,
+)
 
 REDIS_SERVER = shutil.which("redis-server")
 
@@ -77,15 +83,6 @@ def own_redis(tmp_path: Path) -> Iterator[OwnRedis]:
 @pytest.fixture
 def db_url(request: pytest.FixtureRequest) -> str:
     return pg_schema_url(request)
-
-
-def expected_paths(articles: int) -> set[str]:
-    site = SyntheticSite(SyntheticParams(articles))
-    paths = {"/"}
-    for section in site.sections:
-        paths |= {site.list_path(section, n) for n in range(1, site.list_pages(section) + 1)}
-        paths |= {site.article_path(section, i) for i in site.section_ids(section)}
-    return paths
 
 
 def wait_for_pages(db_url: str, base: str, count: int, *procs: subprocess.Popen[str]) -> int:
@@ -179,8 +176,8 @@ def test_redis_gone_past_the_limit_stops_the_worker_and_a_rerun_finishes(
 
 def test_postgresql_restarted_under_two_workers_loses_nothing(
     tmp_path: Path,
-    pg_restartable: str,
-    redis_url: str,
+    pg_restartable: str,  # noqa: F811 - fixtures
+    redis_url: str,  # noqa: F811
     crawl_id: str,  # noqa: F811
 ) -> None:
     """Two workers; the PostgreSQL server stopped for 3 s mid-crawl: each

@@ -16,7 +16,6 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 
@@ -31,7 +30,7 @@ from extractors.visual import (
 )
 
 from . import sources
-from .render import OUT
+from .render import OUT, manifest
 
 CLASSES = ["article", "list"]
 PREDICTED = ["article", "list", "other"]
@@ -51,14 +50,6 @@ class Page:
     p_visual: float
 
 
-def _manifest() -> list[dict[str, Any]]:
-    path = OUT / "manifest.jsonl"
-    if not path.exists():
-        raise SystemExit(f"no rendered pages at {path}: run `python -m training.pagetype render`")
-    rows = [json.loads(line) for line in path.read_text("utf-8").splitlines() if line]
-    return sorted(rows, key=lambda r: r["key"])
-
-
 def _dom(parts: Sequence[str]) -> dict[str, tuple[str, float]]:
     """DOM decision and P(list) of every real page in ``parts``."""
     split = sources.load_split()
@@ -74,7 +65,7 @@ def _dom(parts: Sequence[str]) -> dict[str, tuple[str, float]]:
 
 def load_pages(model: VisualModel, parts: Sequence[str] = ("test", "val")) -> list[Page]:
     """Both classifiers' outputs on the rendered real pages of ``parts``."""
-    rows = [r for r in _manifest() if r["split"] in parts and r["real"]]
+    rows = [r for r in manifest() if r["split"] in parts and r["real"]]
     probs = model.probabilities([(OUT / r["file"]).read_bytes() for r in rows])
     p_list = probs[:, model.classes.index("list")]
     dom = _dom(parts)

@@ -172,3 +172,12 @@ def render(concurrency: int = 2, splits: tuple[str, ...] | None = None) -> None:
             split = sources.make_split(samples)
             sources.save_split(split)
         asyncio.run(render_all(jobs, split, concurrency))
+
+
+def manifest() -> list[dict[str, Any]]:
+    """The rendered pages, by key (written by ``render``)."""
+    path = OUT / "manifest.jsonl"
+    if not path.exists():
+        raise SystemExit(f"no rendered pages at {path}: run `python -m training.pagetype render`")
+    rows = [json.loads(line) for line in path.read_text("utf-8").splitlines() if line]
+    return sorted(rows, key=lambda r: r["key"])

@@ -19,7 +19,7 @@ import numpy as np
 
 from extractors.visual import DEFAULT_MODEL, prepare
 
-from .render import OUT
+from .render import OUT, manifest
 from .sources import SEED
 
 CLASSES = ["article", "list"]
@@ -43,14 +43,6 @@ ARCHS: dict[str, dict[str, Any]] = {
 }  # fmt: skip
 DEFAULT_ARCH = "lenet-128x256"
 EPOCHS = 30
-
-
-def _manifest() -> list[dict[str, Any]]:
-    path = OUT / "manifest.jsonl"
-    if not path.exists():
-        raise SystemExit(f"no rendered pages at {path}: run `python -m training.pagetype render`")
-    rows = [json.loads(line) for line in path.read_text("utf-8").splitlines() if line]
-    return sorted(rows, key=lambda r: r["key"])
 
 
 def _arrays(rows: list[dict[str, Any]], arch: dict[str, Any]) -> tuple[np.ndarray, np.ndarray]:
@@ -166,7 +158,7 @@ def _export(net: Any, arch_name: str, path: Path, note: dict[str, Any]) -> None:
 
 
 def _load_data(arch_name: str) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-    rows = _manifest()
+    rows = manifest()
     data: dict[str, Any] = {}
     for part in ("train", "val"):
         chosen = [r for r in rows if r["split"] == part]
