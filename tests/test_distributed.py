@@ -10,6 +10,7 @@ Redis restarts: tests/test_faults_redis.py.
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
@@ -23,6 +24,7 @@ import pytest
 import redis
 from sqlalchemy import func, select
 
+from benchmarks.metrics import lcs_prf
 from crawler.distributed import Keys, crawl_status
 from demo.server import DemoWeb
 from demo.synthetic import SyntheticParams, SyntheticSite
@@ -68,8 +70,9 @@ def db_url(request: pytest.FixtureRequest) -> str:
     return pg_schema_url(request)
 
 
-def expected_paths() -> set[str]:
-    site = SyntheticSite(SyntheticParams(ARTICLES))
+def expected_paths(articles: int = ARTICLES) -> set[str]:
+    """Every page path of the synthetic site of ``articles`` articles."""
+    site = SyntheticSite(SyntheticParams(articles))
     paths = {"/"}
     for section in site.sections:
         paths |= {site.list_path(section, n) for n in range(1, site.list_pages(section) + 1)}
@@ -258,3 +261,83 @@ def test_workers_together_keep_to_a_sites_delay(
     assert len(times) >= 25  # 2 robots.txt, the home page, 24 pages
     gaps = [b - a for a, b in zip(times, times[1:], strict=False)]
     assert min(gaps) >= 0.35, sorted(gaps)[:5]
+
+
+def test_two_workers_extract_as_one_process_does(
+    tmp_path: Path, db_url: str, redis_url: str, crawl_id: str
+) -> None:
+    """The whole pipeline (classify, extract with shared reference pages,
+    dedup) under two workers: every demo article carries the body, title,
+    date, author and language of its ground truth, as in the one-process
+    test (tests/test_pipelines_extract.py), and each page is stored once."""
+    from tests.test_pipelines_extract import SITES, WEB, Crawl, _decoded, _norm, _pages
+
+    with DemoWeb(SITES) as web:
+        sites = web.write_site_list(tmp_path / "sites.txt")
+        workers = [
+            subprocess.Popen(
+                [
+                    sys.executable,
+                    "-m",
+                    "crawler.cli",
+                    "crawl",
+                    str(sites),
+                    "--db",
+                    db_url,
+                    "--redis",
+                    redis_url,
+                    "--crawl-id",
+                    crawl_id,
+                    "-L",
+                    "WARNING",
+                    "-s",
+                    "DOWNLOAD_DELAY=0",
+                    "-s",
+                    "AUTOTHROTTLE_START_DELAY=0",
+                    "-s",
+                    "SITESIFT_SCREENSHOTS=none",
+                    "-s",
+                    "SITESIFT_PROGRESS_INTERVAL=0",
+                    "-O",
+                    str(tmp_path / f"items-{i}.jsonl"),
+                ],
+                cwd=tmp_path,
+                stderr=subprocess.PIPE,
+                text=True,
+            )  # fmt: skip
+            for i in range(2)
+        ]
+        errs = [w.communicate(timeout=600)[1] for w in workers]
+        base = dict(web.urls)
+    for w, err in zip(workers, errs, strict=True):
+        assert w.returncode == 0, err[-3000:]
+    items: dict[str, dict] = {}
+    shares = []
+    for i in range(2):
+        lines = (tmp_path / f"items-{i}.jsonl").read_text(encoding="utf-8").splitlines()
+        shares.append(len(lines))
+        for line in lines:
+            item = json.loads(line)
+            assert item["url"] not in items, f"{item['url']} stored by both workers"
+            items[item["url"]] = item
+    assert min(shares) > 0  # both workers did a share
+    expected = {
+        s: json.loads((WEB / s / "_expected.json").read_text(encoding="utf-8"))["pages"]
+        for s in SITES
+    }
+    crawl = Crawl(items, expected, base)
+    articles = list(_pages(crawl, "article"))
+    assert len(articles) >= 20
+    scores = []
+    for site, path, page in articles:
+        item, where = crawl.item(site, path), f"{site}{path}"
+        if not _decoded(item, page):
+            continue
+        assert item["page_type"] == "article", (where, item["method"])
+        scores.append(lcs_prf(item["text"] or "", page["body"])[2])
+        assert scores[-1] >= 0.8, (where, scores[-1], item["text"][:200])
+        assert _norm(item["title"]) == _norm(page["title"]), where
+        assert (item["published"] or "")[:10] == page["published"][:10], where
+        assert _norm(item["author"]) and _norm(item["author"]) in _norm(page["author"]), where
+        assert item["language"] == site
+    assert sum(scores) / len(scores) >= 0.95
