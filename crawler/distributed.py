@@ -170,8 +170,9 @@ class OutageRetry(Retry):
                     raise
                 time.sleep(self._backoff.compute(failures))
             else:
-                if failures:  # this call waited the outage out: Redis answers again
-                    OUTAGE.succeeded()
+                # Any answer ends an outage, whichever call saw it begin (that
+                # call may have ended with an error Redis gave on its way back).
+                OUTAGE.succeeded()
                 return result
 
 
