@@ -74,6 +74,10 @@ logger = logging.getLogger(__name__)
 warnings.filterwarnings("ignore", category=ScrapyDeprecationWarning, module=r"scrapy_redis\.")
 
 PREFIX = "sitesift"
+# Meta key of a request taken over from a dead worker. That worker may have
+# claimed the page's links (seen set, dupefilter) and died before queueing
+# them: the spider follows a recovered page's links past those claims.
+RECOVERED = "sitesift_recovered"
 T = TypeVar("T")
 
 # -- Redis outages -----------------------------------------------------------------------
@@ -493,6 +497,7 @@ class DistributedScheduler(RedisScheduler):
                 continue
             requests = [self.queue._decode_request(v) for v in self.server.hvals(claimed)]
             for request in requests:
+                request.meta[RECOVERED] = True  # its links may be claimed but not queued
                 self.queue.push(request)  # past the dupefilter: these were seen
             self.server.delete(claimed)
             self.server.srem(self.keys.workers, worker)

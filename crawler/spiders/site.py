@@ -34,7 +34,7 @@ from scrapy.utils.sitemap import Sitemap
 from sqlalchemy.exc import SQLAlchemyError
 from twisted.python.failure import Failure
 
-from crawler.distributed import SharedGrouper, SharedState, shared_state
+from crawler.distributed import RECOVERED, SharedGrouper, SharedState, shared_state
 from crawler.failures import describe_failure
 from crawler.items import Outcome, PageItem
 from crawler.middlewares.retry_after import RETRY_AFTER_META
@@ -141,12 +141,25 @@ class SiteSpider(Spider):
         return meta
 
     def page_request(
-        self, spec: SiteSpec, url: str, depth: int, referer: str | None = None
+        self,
+        spec: SiteSpec,
+        url: str,
+        depth: int,
+        referer: str | None = None,
+        *,
+        reclaim: bool = False,
     ) -> Request | PageItem | None:
         """A request for a page of ``spec`` — or None when the URL is out of
         scope, already seen, too deep, or the site's page cap is reached; a
-        skipped item recording why, the first time, for a crawler trap."""
-        if not spec.in_scope(url) or url in self.seen[spec.host] or url in self.trapped:
+        skipped item recording why, the first time, for a crawler trap.
+
+        ``reclaim``: a link of a page taken over from a dead distributed
+        worker, which may have claimed it without queueing it: requested
+        even when the crawl-wide claim says seen (a few refetches, nothing lost).
+        """
+        if not spec.in_scope(url) or url in self.trapped:
+            return None
+        if url in self.seen[spec.host] and not reclaim:
             return None
         if depth > self.max_depth(spec):
             self.crawler.stats.inc_value("sitesift/skipped/too_deep")
@@ -160,7 +173,7 @@ class SiteSpider(Spider):
         trap = self.traps.check(url)
         if trap:
             return self._trapped(spec, url, depth, referer, trap)
-        if not self._mark_seen(spec, url):
+        if not self._mark_seen(spec, url) and not reclaim:
             return None
         return Request(
             url,
@@ -169,6 +182,7 @@ class SiteSpider(Spider):
             meta=self._meta(spec, depth, referer),
             priority=-depth,
             headers=self._validators(url),
+            dont_filter=reclaim,
         )
 
     def _trapped(
@@ -472,7 +486,8 @@ class SiteSpider(Spider):
         self.crawler.stats.inc_value("sitesift/pages/ok")
         # Links first: once the page is stored it counts as done, so its links
         # must already be scheduled (a distributed worker may die in between).
-        yield from self._follow(spec, doc, response.url, item.depth + 1)
+        reclaim = bool(response.meta.get(RECOVERED))
+        yield from self._follow(spec, doc, response.url, item.depth + 1, reclaim=reclaim)
         yield item
 
     def _known_good(self, url: str) -> bool:
@@ -497,7 +512,7 @@ class SiteSpider(Spider):
         yield item  # after its links, as in parse()
 
     def _follow(
-        self, spec: SiteSpec, doc: Document, page_url: str, depth: int
+        self, spec: SiteSpec, doc: Document, page_url: str, depth: int, *, reclaim: bool = False
     ) -> Iterator[Request | PageItem]:
         base = canonicalize_url(doc.base_href, base=page_url) if doc.base_href else None
         base = base or page_url
@@ -510,7 +525,7 @@ class SiteSpider(Spider):
         for href in doc.hrefs:
             url = canonicalize_url(href, base=base)
             if url:
-                request = self.page_request(spec, url, depth, referer=page_url)
+                request = self.page_request(spec, url, depth, referer=page_url, reclaim=reclaim)
                 if request is not None:
                     yield request
 
