@@ -341,3 +341,49 @@ def test_two_workers_extract_as_one_process_does(
         assert _norm(item["author"]) and _norm(item["author"]) in _norm(page["author"]), where
         assert item["language"] == site
     assert sum(scores) / len(scores) >= 0.95
+
+
+def test_links_claimed_by_a_worker_that_died_before_queueing_them_are_not_lost(
+    tmp_path: Path, db_url: str, redis_url: str, crawl_id: str
+) -> None:
+    """A worker died after claiming the home page's links (seen set and
+    dupefilter) but before queueing them, with the home page in flight. The
+    next worker takes the home page over and follows its links past those
+    claims: the whole site is stored. (The race that lost a section of the
+    site in a killed-worker run, made deterministic.)"""
+    import pickle
+    import urllib.request
+
+    from scrapy import Request
+    from scrapy_redis.dupefilter import RFPDupeFilter
+
+    from crawler.urls import canonicalize_url, host_of
+    from extractors.document import Document
+
+    articles = 60
+    keys, dead = Keys(crawl_id), "deadhost-1-dead"
+    server = redis.Redis.from_url(redis_url)
+    with DemoWeb((), synthetic_pages=articles) as web:
+        home = web.urls["synthetic"]
+        host = host_of(home)
+        html = urllib.request.urlopen(home, timeout=10).read()
+        links = {canonicalize_url(h, base=home) for h in Document(html, url=home).hrefs}
+        claimed = {u for u in links if u and host_of(u) == host} | {canonicalize_url(home)}
+        fingerprints = RFPDupeFilter(server, keys.dupefilter)
+        for url in claimed:  # what the dead worker claimed before it died
+            server.hset(keys.seen(host), url, "dead:1")
+            server.hset(keys.dupefilter, fingerprints.request_fingerprint(Request(url)), "dead:1")
+        entry = Request(home, meta={"sitesift_site": host, "sitesift_depth": 0,
+                                    "download_slot": host}).to_dict()  # fmt: skip
+        entry |= {"callback": "parse", "errback": "fetch_failed"}
+        server.sadd(keys.workers, dead)  # no heartbeat: it is dead
+        server.hset(keys.inflight(dead), "1", pickle.dumps(entry, protocol=-1))
+
+        sites = tmp_path / "sites.txt"
+        sites.write_text(f"{home} max_pages=5000 depth=100\n")
+        done = subprocess.run(crawl_cmd(sites, db_url, redis_url, crawl_id), capture_output=True,
+                              text=True, timeout=300, cwd=tmp_path)  # fmt: skip
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert "queued again" in done.stderr
+    assert len(claimed) > 3  # the home page links to the sections
+    assert set(stored(db_url, home)) == expected_paths(articles)  # nothing lost
