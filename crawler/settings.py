@@ -23,7 +23,7 @@ CONCURRENT_REQUESTS_PER_DOMAIN = 2
 # The floor delay between two requests to one site; AutoThrottle raises it
 # when the site slows down, robots.txt Crawl-delay raises it too.
 DOWNLOAD_DELAY = 0.25
-RANDOMIZE_DOWNLOAD_DELAY = True
+DOWNLOAD_DELAY_JITTER = 0.5  # each delay drawn from 0.5x..1.5x of it
 AUTOTHROTTLE_ENABLED = True
 AUTOTHROTTLE_START_DELAY = 0.5
 AUTOTHROTTLE_MAX_DELAY = 30.0

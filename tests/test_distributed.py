@@ -250,7 +250,7 @@ def test_workers_together_keep_to_a_sites_delay(
     try:
         sites = tmp_path / "sites.txt"
         sites.write_text(f"http://127.0.0.1:{server.server_address[1]}/\n")
-        polite = ["-s", "DOWNLOAD_DELAY=0.4", "-s", "RANDOMIZE_DOWNLOAD_DELAY=False",
+        polite = ["-s", "DOWNLOAD_DELAY=0.4", "-s", "DOWNLOAD_DELAY_JITTER=0",
                   "-s", "CONCURRENT_REQUESTS_PER_DOMAIN=1",
                   "-s", "SITESIFT_FOLLOW_SITEMAPS=False"]  # fmt: skip
         cmd = crawl_cmd(sites, db_url, redis_url, crawl_id, *polite, "--workers", "2")
