@@ -14,12 +14,15 @@ distributed crawl, where the pattern counts are per worker).
 
 from __future__ import annotations
 
+import logging
 from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
 
 from crawler.urlgroups import url_pattern
+
+logger = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -70,7 +73,10 @@ class TrapGuard:
             return None
         pattern = url_pattern(url)
         if self.pages_per_pattern[pattern] >= limit:
-            self.full_patterns.add(pattern)
+            if pattern not in self.full_patterns:  # actionable: said once per pattern
+                self.full_patterns.add(pattern)
+                logger.warning("URL pattern %s reached %d pages: further URLs of it are "
+                               "skipped as a crawler trap", pattern, limit)  # fmt: skip
             return (
                 f"crawler trap: URL pattern {pattern} reached {limit} pages "
                 "(SITESIFT_TRAP_MAX_GROUP_PAGES; raise it if this is a real section)"

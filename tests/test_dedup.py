@@ -14,6 +14,7 @@ from pipelines.dedup import DedupConfig, DedupPipeline
 from pipelines.schema import article_versions, articles, connect
 from pipelines.store import StorePipeline
 from tests.dbtools import db_url  # noqa: F401 - fixture
+from tests.test_distributed import crawl_id, redis_url  # noqa: F401 - fixtures
 
 EN = (
     "The city council voted on Tuesday to expand the bus network with six new routes serving "
@@ -169,27 +170,16 @@ def test_memory_index_is_bounded() -> None:
     assert set(index.candidates("x", band_keys(signature(ZH_SYNDICATED)))) == {"u1"}
 
 
-def test_workers_share_exact_duplicates_through_redis(tmp_path) -> None:
+def test_workers_share_exact_duplicates_through_redis(
+    tmp_path,
+    redis_url: str,  # noqa: F811
+    crawl_id: str,  # noqa: F811
+) -> None:
     """Two workers of a distributed crawl (two pipelines, real Redis) each get
     a copy of one text before either is stored: one original, one duplicate."""
-    import os
-    import uuid
-
-    import redis
-
-    from crawler.distributed import Keys
-
-    redis_url = os.environ.get("SITESIFT_TEST_REDIS", "redis://127.0.0.1:6379/15")
-    try:
-        redis.Redis.from_url(redis_url, socket_connect_timeout=3).ping()
-    except redis.RedisError as exc:
-        if os.environ.get("CI"):
-            raise
-        pytest.skip(f"Redis not reachable at {redis_url}: {exc}")
-    crawl = f"test-{uuid.uuid4().hex[:8]}"
     url = f"sqlite:///{tmp_path / 'd.db'}"
     settings = {"SITESIFT_DB": url, "SITESIFT_STORE_BATCH": 100, "SITESIFT_STORE_FLUSH_SECONDS": 0,
-                "SITESIFT_REDIS_URL": redis_url, "SITESIFT_CRAWL_ID": crawl}  # fmt: skip
+                "SITESIFT_REDIS_URL": redis_url, "SITESIFT_CRAWL_ID": crawl_id}  # fmt: skip
     workers = []
     for _ in range(2):
         crawler = get_crawler(Spider, settings)
@@ -198,19 +188,15 @@ def test_workers_share_exact_duplicates_through_redis(tmp_path) -> None:
         store.open_spider(crawler.spider)
         dedup.open_spider(crawler.spider)
         workers.append((dedup, store))
-    try:
-        # Both copies go through dedup before either worker's batch is stored.
-        _run(workers[0], _article("http://h/a", EN))
-        _run(workers[1], _article("http://h/b", EN.replace(" ", "  ")))
-        _run(workers[1], _article("http://h/c", ZH))
-        _run(workers[0], _article("http://h/a", EN))  # refetched: still the original
-        for dedup, store in workers:
-            store.close_spider()
-            dedup.close_spider()
-    finally:
-        server = redis.Redis.from_url(redis_url)
-        for key in server.scan_iter(Keys(crawl).pattern()):
-            server.delete(key)
+    # Both copies go through dedup before either worker's batch is stored
+    # (the crawl_id fixture clears the crawl's Redis keys afterwards).
+    _run(workers[0], _article("http://h/a", EN))
+    _run(workers[1], _article("http://h/b", EN.replace(" ", "  ")))
+    _run(workers[1], _article("http://h/c", ZH))
+    _run(workers[0], _article("http://h/a", EN))  # refetched: still the original
+    for dedup, store in workers:
+        store.close_spider()
+        dedup.close_spider()
     rows = _articles(url)
     assert rows["http://h/a"].duplicate_of is None
     assert rows["http://h/b"].duplicate_of == "http://h/a"

@@ -85,7 +85,6 @@ class SiteSpider(Spider):
         self.grouper: URLGrouper | SharedGrouper = URLGrouper()
         self.seen: dict[str, set[str]] = {spec.host: set() for spec in specs}
         self.trapped: set[str] = set()
-        self._trap_warnings: set[str] = set()
         self.traps = TrapGuard()
         self.delay_floor: dict[str, float] = {}
         self.known: dict[str, KnownPage] = {}
@@ -192,11 +191,7 @@ class SiteSpider(Spider):
         self.trapped.add(url)
         self.crawler.stats.inc_value("sitesift/pages/skipped")
         self.crawler.stats.inc_value("sitesift/skipped/trap")
-        if "URL pattern" in reason and reason not in self._trap_warnings:
-            self._trap_warnings.add(reason)  # actionable: once per pattern
-            logger.warning("%s: %s", spec.host, reason)
-        else:
-            logger.debug("%s: %s", url, reason)
+        logger.debug("%s: %s", url, reason)
         now = datetime.now(UTC).isoformat()
         return PageItem(url=url, site=spec.host, outcome=Outcome.SKIPPED, reason=reason,
                         fetched_at=now, depth=depth, referer=referer)  # fmt: skip
