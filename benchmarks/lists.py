@@ -1,0 +1,254 @@
+"""Record-level scores of the list extractor on the labelled list pages.
+
+    python -m benchmarks.lists               # wcxb-dev listing + collection pages
+    python -m benchmarks.lists --limit 20    # first 20 pages of each kind
+    python -m benchmarks.lists --per-page    # also one line per page on stderr
+
+Pages: wcxb-dev pages whose ``page_type`` is ``listing`` or ``collection``
+(their human-reviewed main text is the list, entries as lines). ``pagetype``
+labels pages as list/article but holds no entries, so it cannot score records
+and is not used here.
+
+Truth entries. A truth line is an *entry* when it is a record's headline: its
+tokens (:func:`benchmarks.metrics.shingle_tokens`: lower-cased ``\\w+``, each
+CJK ideograph alone) are a prefix of some link's text on the page (a card link
+wrapping title + snippet) or start with some link's text of at least two
+tokens ("Title: snippet"). Lines of one token are not entries. Intro
+paragraphs, dates and snippets are not entries, so a perfect record (title,
+date and snippet on one line) matches exactly one entry. Pages with fewer
+than 3 entries are skipped (their list is not made of links) and counted.
+
+Matching. A record *covers* an entry when at least 80% of the entry's tokens
+(as a multiset) occur in the record's text. Records and entries are matched
+one to one, greedily in page order (each record takes the first uncovered
+entry it covers), so one record spanning the whole list matches one entry,
+and a record split into title and snippet yields one match and one miss.
+Record precision = matched records / records; recall = matched entries /
+entries. Per page, then averaged over pages (macro; every page weighs the
+same); F1 of the mean P and mean R, plus micro P/R summed over all records.
+
+Hold-out: pages with an even id are the tuning half, odd ids the unseen half;
+both are reported. Table to stdout and ``benchmarks/results/lists.md``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+import zlib
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from lxml import etree
+from lxml import html as lxml_html
+
+from benchmarks import datasets, metrics
+from benchmarks.extraction import call_with_timeout, page_input
+from extractors import listing
+from extractors.result import Record
+
+RESULTS = Path(__file__).resolve().parent / "results"
+SET = "wcxb-dev"
+KINDS: tuple[str, ...] = ("listing", "collection")
+MIN_ENTRIES = 3  # fewer headline lines: the truth's list is not one of links
+COVER = 0.8  # share of an entry's tokens a record must hold to match it
+DEFAULT_TIMEOUT = 20.0
+
+
+@dataclass(slots=True)
+class PageScore:
+    """Record matches on one page."""
+
+    kind: str
+    id: str
+    half: str  # "tune" (even id) or "unseen" (odd id)
+    records: int
+    entries: int
+    matched: int
+    status: str = "ok"
+
+    @property
+    def precision(self) -> float:
+        return self.matched / self.records if self.records else 0.0
+
+    @property
+    def recall(self) -> float:
+        return self.matched / self.entries if self.entries else 0.0
+
+
+def half_of(page_id: str) -> str:
+    """Even ids tune, odd ids are held out (a crc for non-numeric ids)."""
+    n = int(page_id) if page_id.isdigit() else zlib.crc32(page_id.encode())
+    return "tune" if n % 2 == 0 else "unseen"
+
+
+def _link_texts(html: str) -> set[tuple[str, ...]]:
+    try:
+        tree = lxml_html.fromstring(html)
+    except (etree.ParserError, ValueError):
+        return set()
+    out: set[tuple[str, ...]] = set()
+    for a in tree.iter("a"):
+        toks = tuple(metrics.shingle_tokens(a.text_content()))
+        if toks:
+            out.add(toks)
+    return out
+
+
+def truth_entries(truth_text: str, html: str) -> list[list[str]]:
+    """Token lists of the truth lines that are record headlines (see module doc)."""
+    links = _link_texts(html)
+    prefixes = {t[:k] for t in links for k in range(2, len(t) + 1)}
+    entries: list[list[str]] = []
+    for line in truth_text.split("\n"):
+        toks = metrics.shingle_tokens(line)
+        if len(toks) < 2:
+            continue
+        t = tuple(toks)
+        if t in prefixes or any(t[:k] in links for k in range(2, len(t))):
+            entries.append(toks)
+    return entries
+
+
+def covers(record: Counter[str], entry: list[str]) -> bool:
+    """Whether the record holds at least COVER of the entry's tokens."""
+    need = Counter(entry)
+    held = sum((need & record).values())
+    return held >= COVER * len(entry)
+
+
+def match(records: Sequence[str], entries: Sequence[list[str]]) -> int:
+    """Greedy one-to-one matches in page order."""
+    taken = [False] * len(entries)
+    matched = 0
+    for text in records:
+        bag = Counter(metrics.shingle_tokens(text))
+        if not bag:
+            continue
+        for i, entry in enumerate(entries):
+            if not taken[i] and covers(bag, entry):
+                taken[i] = True
+                matched += 1
+                break
+    return matched
+
+
+def score_page(page: datasets.Page, timeout: float) -> PageScore | None:
+    """Extract and match one page; None when its truth has too few entries."""
+    html = page_input(page)
+    entries = truth_entries(page.truth_text, html)
+    kind = page.kind or "?"
+    if len(entries) < MIN_ENTRIES:
+        return None
+    got: list[list[Record]] = []
+
+    def run(text: str, url: str | None) -> str:
+        got.append(listing.extract(text, url).records)
+        return ""
+
+    _, _, status, _ = call_with_timeout(run, (html, page.url), timeout)
+    texts = [r.text for r in got[0]] if got else []
+    return PageScore(
+        kind, page.id, half_of(page.id), len(texts), len(entries), match(texts, entries), status
+    )
+
+
+def _row(name: str, half: str, scores: list[PageScore], skipped: int) -> list[str]:
+    if not scores:
+        return [name, half, "0", str(skipped), "-", "-", "-", "-", "-", "-"]
+    p = statistics.fmean(s.precision for s in scores)
+    r = statistics.fmean(s.recall for s in scores)
+    recs = sum(s.records for s in scores)
+    micro_p = sum(s.matched for s in scores) / recs if recs else 0.0
+    micro_r = sum(s.matched for s in scores) / sum(s.entries for s in scores)
+    empty = sum(1 for s in scores if not s.records)
+    return [
+        name,
+        half,
+        str(len(scores)),
+        str(skipped),
+        f"{p:.3f}",
+        f"{r:.3f}",
+        f"{metrics.f1(p, r):.3f}",
+        f"{micro_p:.3f}",
+        f"{micro_r:.3f}",
+        str(empty),
+    ]
+
+
+def render(scores: list[PageScore], skipped: Counter[tuple[str, str]], config: str) -> str:
+    head = ["pages", "half", "scored", "skipped", "P", "R", "F1", "micro P", "micro R", "empty"]
+    lines = [
+        "# List records (wcxb-dev list pages)",
+        "",
+        f"- command: `{config}`",
+        "- P, R: record precision / recall per page, averaged over pages; F1 of the means;",
+        "  micro: summed over all records. skipped: pages with < 3 headline entries.",
+        "  empty: scored pages where no records were returned. Definitions: benchmarks/lists.py.",
+        "- tune: even ids (what the extractor was tuned on); unseen: odd ids.",
+        "",
+        "| " + " | ".join(head) + " |",
+        "|" + "---|" * len(head),
+    ]
+    groups = [(k, (k,)) for k in KINDS] + [("listing+collection", KINDS)]
+    for name, kinds in groups:
+        for half in ("tune", "unseen", "all"):
+            sel = [s for s in scores if s.kind in kinds and half in ("all", s.half)]
+            skip = sum(v for (k, h), v in skipped.items() if k in kinds and half in ("all", h))
+            lines.append("| " + " | ".join(_row(name, half, sel, skip)) + " |")
+    return "\n".join(lines)
+
+
+def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.lists", description=__doc__)
+    parser.add_argument("--limit", type=int, default=0, help="first N pages per kind; 0 = all")
+    parser.add_argument("--half", choices=("tune", "unseen", "all"), default="all")
+    parser.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT, help="seconds per page")
+    parser.add_argument("--out", type=Path, default=RESULTS / "lists.md", help="table file")
+    parser.add_argument("--per-page", action="store_true", help="one line per page on stderr")
+    parser.add_argument("--quiet", action="store_true", help="no progress on stderr")
+    return parser.parse_args(argv)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = parse_args(argv)
+    limit = args.limit or None
+    total = sum(min(datasets.count(SET, kinds=k), limit or 10**9) for k in KINDS)
+    scores: list[PageScore] = []
+    skipped: Counter[tuple[str, str]] = Counter()
+    start, done = time.perf_counter(), 0
+    for kind in KINDS:
+        for page in datasets.load(SET, limit, kinds=kind):
+            done += 1
+            if args.half != "all" and half_of(page.id) != args.half:
+                continue
+            s = score_page(page, args.timeout)
+            if s is None:
+                skipped[(kind, half_of(page.id))] += 1
+            else:
+                scores.append(s)
+                if args.per_page:
+                    print(
+                        f"{kind} {s.id} {s.half} P={s.precision:.2f} R={s.recall:.2f} "
+                        f"rec={s.records} ent={s.entries} match={s.matched} {s.status}",
+                        file=sys.stderr,
+                    )
+            if not args.quiet and not args.per_page:
+                elapsed = time.perf_counter() - start
+                print(f"\r[{kind}] {done}/{total} pages, {elapsed:.0f} s ", end="", file=sys.stderr)
+    if not args.quiet and not args.per_page:
+        print(file=sys.stderr)
+    config = "python -m benchmarks.lists " + " ".join(sys.argv[1:] if argv is None else argv)
+    text = render(scores, skipped, config.strip())
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text(text + "\n", encoding="utf-8")
+    print(text)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
