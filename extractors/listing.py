@@ -66,11 +66,19 @@ class Params:
 # Form controls hold option lists (countries, sizes), never records.
 _FORM_CONTROLS = frozenset({"select", "option", "optgroup", "textarea", "button", "datalist"})
 _NAV_TAGS = frozenset({"nav", "header", "footer", "aside", "menu"})
-_NAV_WORDS = re.compile(
-    r"nav|menu|footer|header|breadcrumb|sidebar|side-bar|copyright|toolbar|topbar|"
-    r"masthead|social|share|pagination|pager|tabs?\b|dropdown|banner|cookie",
-    re.I,
-)
+# Navigation/chrome marks, matched against whole parts of class/id/role
+# tokens (split at spaces, "-", "_" and camelCase): a substring search took
+# "tab-reorder-container" or "unavailable" for navigation.
+_NAV_PARTS = frozenset(
+    {
+        "nav", "navbar", "navigation", "menu", "menubar", "menuitem", "footer", "header",
+        "breadcrumb", "breadcrumbs", "sidebar", "copyright", "toolbar", "topbar",
+        "masthead", "social", "share", "sharing", "pagination", "pager", "tablist",
+        "dropdown", "banner", "cookie", "cookies", "skip",
+    }
+)  # fmt: skip
+_NAV_SUFFIXES = ("nav", "menu", "navigation", "footer", "header", "breadcrumbs")
+_MARK_PARTS = re.compile(r"[\s_\-]+|(?<=[a-z])(?=[A-Z])")
 # Class tokens that mark a state, not a kind of element ("item active").
 _STATE_CLASS = re.compile(
     r"^(active|current|selected|on|first|last|odd|even|hover|open|cur|clearfix)$", re.I
@@ -162,7 +170,13 @@ def _looks_like_navigation(el: etree._Element) -> bool:
 
 @lru_cache(maxsize=4096)
 def _nav_words(marks: str) -> bool:
-    return bool(_NAV_WORDS.search(marks))
+    for part in _MARK_PARTS.split(marks):
+        part = part.lower()
+        if part in _NAV_PARTS or (len(part) > 4 and part.endswith(_NAV_SUFFIXES)):
+            return True
+        if part.startswith(("nav", "menu", "breadcrumb", "paginat")) and part != "navy":
+            return True
+    return False
 
 
 _SHARE_WORDS = re.compile(r"share|social|sns", re.I)
@@ -270,16 +284,22 @@ def _heading(el: etree._Element) -> etree._Element | None:
     return None
 
 
+_EDGE = "\x00"  # an inline tag's edge while the text is built
+_CAMEL_EDGE = re.compile(r"(?<=[a-z])\x00+(?=[A-Z])")
+
+
 def record_text(el: etree._Element) -> str:
     """A record's text on one line: words split by inline tags stay joined,
-    blocks are spaced; form controls and share/menu bars inside are left out."""
+    blocks are spaced; form controls and share/menu bars inside are left out.
+    Where an inline tag edge falls between a lower-case and an upper-case
+    letter ("<span>Brand</span><span>Model</span>") a space is put: such
+    spans are laid out apart by CSS, and a glued "BrandModel" is no word."""
     parts: list[str] = []
     stack: list[tuple[etree._Element, bool]] = [(el, False)]
     while stack:
         node, done = stack.pop()
         if done:
-            if node.tag in BLOCK_TAGS:
-                parts.append(" ")
+            parts.append(" " if node.tag in BLOCK_TAGS else _EDGE)
             if node is not el and node.tail:
                 parts.append(node.tail)
             continue
@@ -290,13 +310,12 @@ def record_text(el: etree._Element) -> str:
             if node is not el and node.tail:
                 parts.append(node.tail)
             continue
-        if tag in BLOCK_TAGS:
-            parts.append(" ")
+        parts.append(" " if tag in BLOCK_TAGS else _EDGE)
         if node.text:
             parts.append(node.text)
         stack.append((node, True))
         stack.extend((child, False) for child in reversed(node))
-    text = collapse_ws("".join(parts))
+    text = collapse_ws(_CAMEL_EDGE.sub(" ", "".join(parts)).replace(_EDGE, ""))
     return text if text.isprintable() else collapse_ws(clean_text(text))
 
 
