@@ -78,6 +78,9 @@ _NAV_PARTS = frozenset(
     }
 )  # fmt: skip
 _NAV_SUFFIXES = ("nav", "menu", "navigation", "footer", "header", "breadcrumbs")
+# A token naming the content itself ("entry-header", "content-sidebar-wrap")
+# is not chrome, whatever else it says.
+_CONTENT_PARTS = frozenset({"content", "entry", "article", "post", "body"})
 _MARK_PARTS = re.compile(r"[\s_\-]+|(?<=[a-z])(?=[A-Z])")
 # Class tokens that mark a state, not a kind of element ("item active").
 _STATE_CLASS = re.compile(
@@ -170,8 +173,14 @@ def _looks_like_navigation(el: etree._Element) -> bool:
 
 @lru_cache(maxsize=4096)
 def _nav_words(marks: str) -> bool:
-    for part in _MARK_PARTS.split(marks):
-        part = part.lower()
+    return any(_nav_token(token) for token in marks.split())
+
+
+def _nav_token(token: str) -> bool:
+    parts = [p.lower() for p in _MARK_PARTS.split(token) if p]
+    if any(p in _CONTENT_PARTS for p in parts):
+        return False
+    for part in parts:
         if part in _NAV_PARTS or (len(part) > 4 and part.endswith(_NAV_SUFFIXES)):
             return True
         if part.startswith(("nav", "menu", "breadcrumb", "paginat")) and part != "navy":
@@ -211,7 +220,9 @@ def _score(doc: Document, records: list[etree._Element], params: Params) -> floa
     TL lets three long footer paragraphs beat thirty headlines, so it is
     weighted by log(count), then by general signals that tell records from
     menus and footers: navigation-like containers, short link-only entries,
-    dates, text beside the link."""
+    dates, text beside the link. Entries of a list differ from each other: a
+    group whose texts mostly repeat (font-metric probes, a cloned carousel)
+    is scaled by its share of distinct texts."""
     stats = doc.stats
     n = len(records)
     lengths = [stats[r].text_len for r in records]
@@ -232,6 +243,9 @@ def _score(doc: Document, records: list[etree._Element], params: Params) -> floa
     if with_link / n < 0.5:
         score *= params.no_link_penalty
     score *= 1 + params.date_bonus * dated / n + params.snippet_bonus * snippets / n
+    distinct = len({_flat_text(r) for r in records}) / n
+    if distinct < 0.5:  # a few repeats are normal (one story in two sections)
+        score *= distinct
     return score
 
 
