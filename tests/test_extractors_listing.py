@@ -90,7 +90,9 @@ def test_short_link_only_menu_is_not_a_list_of_records() -> None:
 
 def test_penalties_can_be_switched_off() -> None:
     html = _page(MENU * 3 + _entries(3, dated=False))
-    plain = Params(nav_penalty=1.0, short_link_penalty=1.0, date_bonus=0, snippet_bonus=0)
+    plain = Params(
+        nav_penalty=1.0, short_link_penalty=1.0, date_bonus=0, snippet_bonus=0, min_distinct=0
+    )
     assert "Headline" in extract(html).text
     assert "Headline" not in extract(html, params=plain).text
 
