@@ -56,6 +56,7 @@ class PageItem:
     language: str | None = None
     image: str | None = None
     records: list[dict[str, Any]] | None = None
+    next_page: str | None = None  # an article's next page (pipelines/parts.py joins them)
     # Filled by the screenshot middleware: {"sha256", "path", "width", "height"}.
     screenshot: dict[str, Any] | None = None
     # Filled by the dedup pipeline: why a page was not stored as new content.

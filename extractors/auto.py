@@ -30,6 +30,7 @@ from .boilerplate import clean_lines
 from .classify import Classification, classify
 from .document import Document, as_document
 from .metadata import extract_metadata
+from .pagination import next_page
 from .result import LengthClass, PageType, Result
 
 __all__ = ["Params", "extract", "medoid"]
@@ -269,6 +270,8 @@ def _attach_metadata(
     result.author = meta.author
     result.language = meta.language
     result.image = meta.image
+    if result.page_type is PageType.ARTICLE:
+        result.next_page = next_page(doc, url)
     if result.page_type is PageType.ARTICLE and p.clean and result.text:
         titles = [t for t in (meta.title, doc.title, doc.meta.get("og:title")) if t]
         result.text = "\n".join(clean_lines(result.text.split("\n"), titles))

@@ -279,11 +279,13 @@ class Document:
             if el.get("rel") and el.get("href")
         ]
         # For crawling: every outgoing href (hidden menus included, cleaning
-        # drops those), feeds announced in <head>, and the <base> URL.
+        # drops those) and the pages of a paginated article announced in
+        # <head> (rel=next/prev), feeds announced there, and the <base> URL.
         self.hrefs: list[str] = [
             href.strip()
-            for el in root.iter("a", "area", "frame", "iframe")
+            for el in root.iter("a", "area", "frame", "iframe", "link")
             if (href := el.get("href") or el.get("src"))
+            and (el.tag != "link" or {"next", "prev"} & set((el.get("rel") or "").lower().split()))
         ]
         self.feeds: list[str] = [
             el.get("href", "").strip()

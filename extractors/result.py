@@ -53,6 +53,8 @@ class Result:
     language: str | None = None
     image: str | None = None
     records: list[Record] = field(default_factory=list)
+    # An article split over pages: the URL of its next page (the crawl joins them).
+    next_page: str | None = None
     node: Any = field(default=None, repr=False, compare=False)
 
     @property

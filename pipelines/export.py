@@ -21,7 +21,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import IO, Any
 
-from sqlalchemy import Engine, Select, and_, func, or_, select
+from sqlalchemy import Connection, Engine, Select, and_, func, or_, select
 
 from .schema import articles, as_utc
 
@@ -70,6 +70,8 @@ class ExportFilter:
             clauses.append(column < self.until)
         if not self.include_duplicates:
             clauses.append(articles.c.duplicate_of.is_(None))
+        # A later page of a multi-page article is exported inside its first page.
+        clauses.append(articles.c.part_of.is_(None))
         return clauses
 
 
@@ -85,16 +87,27 @@ def count(engine: Engine, flt: ExportFilter) -> int:
 
 
 def iter_articles(engine: Engine, flt: ExportFilter) -> Iterator[dict[str, Any]]:
-    """Matching articles as dicts, oldest first, streamed."""
-    stmt = query(flt).order_by(articles.c.id)
-    with engine.connect() as conn:
+    """Matching articles as dicts, oldest first, streamed; a multi-page
+    article's text holds its pages in order (pipelines/parts.py)."""
+    stmt = query(flt).add_columns(articles.c.next_page).order_by(articles.c.id)
+    with engine.connect() as conn, engine.connect() as parts:
         result = conn.execution_options(yield_per=_BATCH).execute(stmt)
         for row in result:
             record = dict(row._mapping)
+            if record.pop("next_page"):
+                record["text"] = _joined_text(parts, record["url"], record["text"])
             for name in ("fetched_at", "first_seen", "changed_at"):
                 value = as_utc(record[name])
                 record[name] = value.isoformat() if value else None
             yield record
+
+
+def _joined_text(conn: Connection, url: str, text: str | None) -> str | None:
+    later = conn.execute(
+        select(articles.c.text).where(articles.c.part_of == url).order_by(articles.c.part)
+    ).scalars()
+    pages = [t for t in (text, *later) if t]
+    return "\n".join(pages) if pages else text
 
 
 # -- writers --------------------------------------------------------------------

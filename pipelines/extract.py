@@ -15,6 +15,7 @@ from scrapy.exceptions import NotConfigured
 
 from crawler.distributed import SharedReferences, shared_state
 from crawler.items import Outcome, PageItem
+from crawler.urls import canonicalize_url
 from extractors import METHODS, extract
 from extractors.classify import Classification
 from extractors.result import LengthClass, PageType, Result
@@ -105,6 +106,7 @@ def fill(item: PageItem, result: Result) -> None:
     item.language = result.language
     item.image = result.image
     item.records = [asdict(r) for r in result.records] or None
+    item.next_page = canonicalize_url(result.next_page) if result.next_page else None
 
 
 class ExtractPipeline:

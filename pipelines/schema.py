@@ -42,7 +42,7 @@ from sqlalchemy import (
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import ArgumentError, DBAPIError, NoSuchModuleError, OperationalError
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 
 metadata = MetaData()
 
@@ -141,6 +141,12 @@ articles = Table(
     Column("changed_at", DateTime(timezone=True), nullable=False),
     Column("fetched_at", DateTime(timezone=True), nullable=False, index=True),
     Column("run_id", Integer),
+    # v3: an article split over pages. Each page keeps its own text; a
+    # continuation names the first page (``part_of``) and its place (``part``,
+    # from 1), set by pipelines/parts.py when the crawl has the pages.
+    Column("next_page", Text),
+    Column("part_of", Text, index=True),
+    Column("part", Integer),
 )
 
 # MinHash LSH band keys of current, original articles: a near-duplicate
@@ -290,8 +296,16 @@ def _v1_to_v2(conn: Connection) -> None:
     _add_columns(conn, crawl_runs, ("job", "pid", "resumed_runs"))
 
 
+def _v2_to_v3(conn: Connection) -> None:
+    """v3: the pages of an article split over several pages."""
+    _add_columns(conn, articles, ("next_page", "part_of", "part"))
+    for index in articles.indexes:
+        if index.name == "ix_articles_part_of":
+            index.create(conn, checkfirst=True)
+
+
 # MIGRATIONS[n] upgrades a database from version n to n + 1.
-MIGRATIONS: dict[int, Callable[[Connection], None]] = {1: _v1_to_v2}
+MIGRATIONS: dict[int, Callable[[Connection], None]] = {1: _v1_to_v2, 2: _v2_to_v3}
 
 
 _MIGRATION_LOCK = 0x51735173  # pg_advisory_xact_lock key of schema migrations

@@ -31,6 +31,7 @@ from crawler.items import Outcome, PageItem, pages_stored
 from crawler.screenshots import ScreenshotStore
 
 from .history import interrupted_runs
+from .parts import join_parts
 from .schema import connect, crawl_runs, dialect_insert, error_line, sites, utcnow
 from .spool import Spool
 from .writer import RevisitParams, write_batch
@@ -196,6 +197,12 @@ class StorePipeline:
                 stats.get_value("sitesift/spool/spooled"),
                 stats.get_value("sitesift/spool/replayed", 0),
             )
+        try:
+            joined = self._retrying(lambda: join_parts(self.engine))
+            if joined:
+                stats.set_value("sitesift/articles/joined_parts", joined)
+        except DBAPIError as exc:
+            logger.error("could not join the pages of multi-page articles: %s", error_line(exc))
         counts = {k: v for k, v in stats.get_stats().items() if k.startswith("sitesift/")}
         resumed = getattr(spider, "resumed_runs", None) or None
         try:
@@ -351,13 +358,12 @@ class StorePipeline:
             return False
         return True
 
-    def _retrying(self, action: Any) -> None:  # noqa: ANN401
+    def _retrying(self, action: Any) -> Any:  # noqa: ANN401
         """Run ``action``; on a database error wait, doubling, and try again."""
         delay = self.config.backoff
         for attempt in range(self.config.retries + 1):
             try:
-                action()
-                return
+                return action()
             except DBAPIError as exc:
                 if attempt == self.config.retries:
                     raise

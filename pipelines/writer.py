@@ -296,6 +296,7 @@ def _article_values(record: dict[str, Any], run_id: int | None) -> dict[str, Any
         "method": record.get("method"),
         "confidence": record.get("confidence"),
         "image": record.get("image"),
+        "next_page": record.get("next_page"),
         "duplicate_of": record.get("duplicate_of"),
         "similarity": None,
         "fetched_at": _when(record.get("fetched_at")),

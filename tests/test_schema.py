@@ -66,3 +66,29 @@ def test_newer_database_is_refused(db_url: str) -> None:  # noqa: F811
     engine.dispose()
     with pytest.raises(DatabaseError, match="newer than this sitesift"):
         connect(db_url)
+
+
+def test_version_2_gains_the_multipage_columns(db_url: str) -> None:  # noqa: F811
+    engine = connect(db_url)
+    with engine.begin() as conn:
+        conn.execute(text("DROP INDEX ix_articles_part_of"))
+        for column in ("next_page", "part_of", "part"):
+            conn.execute(text(f"ALTER TABLE articles DROP COLUMN {column}"))
+        conn.execute(
+            text(
+                "INSERT INTO articles (url, site, text, text_hash, version, first_seen,"
+                " changed_at, fetched_at) VALUES ('http://h/a', 'h', 'kept', 'x', 1,"
+                " '2024-01-01 00:00:00', '2024-01-01 00:00:00', '2024-01-01 00:00:00')"
+            )
+        )
+        conn.execute(update(schema_info).values(version=2))
+    engine.dispose()
+    engine = connect(db_url)
+    inspector = inspect(engine)
+    columns = {c["name"] for c in inspector.get_columns("articles")}
+    assert {"next_page", "part_of", "part"} <= columns
+    assert "ix_articles_part_of" in {i["name"] for i in inspector.get_indexes("articles")}
+    with engine.connect() as conn:
+        assert conn.execute(text("SELECT text FROM articles")).scalar() == "kept"
+        assert conn.execute(select(schema_info.c.version)).scalar() == SCHEMA_VERSION
+    engine.dispose()

@@ -1,0 +1,109 @@
+"""The next page of an article split over several pages.
+
+A link is taken as the article's continuation only when two independent
+signs agree:
+
+* **the link says so**: ``rel="next"``, or its text is a pager word
+  ("下一页", "Next page", "›", the next page's number) — never "next article"
+  (下一篇, "Next post"), which leads to another article;
+* **the URL is the same address one page on**: the two URLs differ only by a
+  small page number (``a.html`` -> ``a_2.html``, ``?id=7`` -> ``?id=7&page=2``,
+  ``/story/`` -> ``/story/2/``, ``_2`` -> ``_3``). Sequential article ids
+  (``/news/12345.html`` -> ``12346``) are beyond a page count.
+
+The crawl joins the parts (``pipelines/parts.py``); this module only reads
+one page.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from .document import Document, absolute_url, text_content
+
+__all__ = ["Params", "next_page", "page_step"]
+
+
+MAX_PAGES = 50
+
+
+@dataclass(frozen=True, slots=True)
+class Params:
+    # An article of more pages than this is a listing, not a story.
+    max_pages: int = MAX_PAGES
+    # Pager link texts (lower case, whitespace removed): the page after this one.
+    next_words: frozenset[str] = frozenset(
+        {"下一页", "下页", "下一頁", "下頁", "后一页", "後一頁", "next", "nextpage", "next›",
+         "next»", "next>", "next>>", "›", "»", ">", ">>", "→", "次へ", "次のページ", "다음"}
+    )  # fmt: skip
+
+
+# The part a page-numbered URL adds to the first page's URL: a separator, an
+# optional page parameter name, the number.
+_ADDED_PAGE = re.compile(
+    r"[/_\-&?.,;]?(?:(?:page|pg|p|pn|pageno|pagenum|page_num|seite|pagina)[=/_\-]?)?"
+    r"(\d{1,3})/?",
+    re.IGNORECASE,
+)
+
+
+def page_step(url: str, candidate: str, max_pages: int = MAX_PAGES) -> bool:
+    """Whether ``candidate`` is ``url``'s address one page on: the URLs differ
+    only by a page number that goes up by one (the first page often has none)."""
+    if url == candidate:
+        return False
+    start = 0
+    while start < min(len(url), len(candidate)) and url[start] == candidate[start]:
+        start += 1
+    end = 0
+    while (
+        end < min(len(url), len(candidate)) - start
+        and url[len(url) - 1 - end] == candidate[len(candidate) - 1 - end]
+    ):
+        end += 1
+    # Whole numbers: "a_10" -> "a_11" share a "1" that belongs to both numbers.
+    if _digit_at(url, start) or _digit_at(candidate, start):
+        while start > 0 and url[start - 1].isdigit():
+            start -= 1
+    if _digit_at(url, len(url) - end - 1) or _digit_at(candidate, len(candidate) - end - 1):
+        while end > 0 and url[len(url) - end].isdigit():
+            end -= 1
+    old, new = url[start : len(url) - end], candidate[start : len(candidate) - end]
+    if old.isdigit() and new.isdigit():
+        return 1 <= int(old) < max_pages and int(new) == int(old) + 1
+    if old:
+        return False
+    added = _ADDED_PAGE.fullmatch(new)
+    return added is not None and int(added.group(1)) == 2
+
+
+def _digit_at(text: str, i: int) -> bool:
+    return 0 <= i < len(text) and text[i].isdigit()
+
+
+def next_page(doc: Document, url: str | None = None, params: Params | None = None) -> str | None:
+    """The URL of the article's next page, or None (see the module doc)."""
+    p = params or Params()
+    url = url or doc.url
+    if not url:
+        return None
+    base = absolute_url(doc.base_href, url) if doc.base_href else url
+    for rel, href in doc.links:
+        if "next" in rel.split():
+            target = absolute_url(href, base)
+            if target and page_step(url, target.split("#")[0], p.max_pages):
+                return target.split("#")[0]
+    for a in doc.root.iter("a"):
+        href = a.get("href")
+        if not href:
+            continue
+        label = text_content(a) or a.get("title") or a.get("aria-label") or ""
+        text = "".join(label.split()).lower()
+        # A pager word, or a page number ("2" on the first page).
+        if text not in p.next_words and not (text.isdigit() and len(text) <= 3):
+            continue
+        target = absolute_url(href, base)
+        if target and page_step(url, target.split("#")[0], p.max_pages):
+            return target.split("#")[0]
+    return None
