@@ -65,6 +65,8 @@ class Params:
     # (0 = off). Real lists repeat a story or two (0.6-0.9 distinct seen on
     # wcxb-dev tune pages); font probes and cloned menus are far below.
     min_distinct: float = 0.5
+    # Also score a group merged with its template's groups at other depths.
+    merge_templates: bool = True
 
 
 # Form controls hold option lists (countries, sizes), never records.
@@ -78,7 +80,7 @@ _NAV_PARTS = frozenset(
         "nav", "navbar", "navigation", "menu", "menubar", "menuitem", "footer", "header",
         "breadcrumb", "breadcrumbs", "sidebar", "copyright", "toolbar", "topbar",
         "masthead", "social", "share", "sharing", "pagination", "pager", "tablist",
-        "dropdown", "banner", "cookie", "cookies", "skip",
+        "dropdown", "banner", "cookie", "cookies",
     }
 )  # fmt: skip
 _NAV_SUFFIXES = ("nav", "menu", "navigation", "footer", "header", "breadcrumbs")
@@ -134,7 +136,7 @@ def collect_groups(doc: Document, params: Params | None = None) -> list[_Group]:
         st = stats.get(el)
         if st is None or not st.text_len or el.tag in _FORM_CONTROLS:
             continue
-        in_nav = in_nav or _looks_like_navigation(el)
+        in_nav = not _is_main(el) and (in_nav or _looks_like_navigation(el))
         parent = el.getparent()
         key = (
             st.depth,
@@ -202,13 +204,22 @@ def _share_bar(el: etree._Element) -> bool:
 
 
 def _in_navigation(el: etree._Element, body: etree._Element) -> bool:
-    """Whether the element or an ancestor looks like navigation or chrome."""
+    """Whether the element or an ancestor below the page's main element looks
+    like navigation or chrome."""
     node: etree._Element | None = el
     while node is not None and node is not body:
         if _looks_like_navigation(node):
             return True
+        if _is_main(node):
+            return False
         node = node.getparent()
     return False
+
+
+def _is_main(el: etree._Element) -> bool:
+    """The page's declared main content (``<main>``, ``role=main``): what lies
+    inside is not chrome because a wrapper's class says so."""
+    return el.tag == "main" or el.get("role") == "main"
 
 
 @dataclass(slots=True)
@@ -258,22 +269,62 @@ def _flat_text(el: etree._Element) -> str:
 
 
 def find_records(doc: Document, params: Params | None = None) -> list[etree._Element]:
-    """The record elements of the best group (empty if the page has none)."""
+    """The record elements of the best group (empty if the page has none).
+
+    Besides every top-n group alone, the union of a group with the groups of
+    the same template (tag, class, parent tag) at other depths is scored: a
+    front page nests one card template in sections of different depth, and
+    the seed's depth key would keep each section apart. Groups whose texts
+    mostly repeat the group's are not merged (copies for another screen)."""
     params = params or Params()
-    groups = [g for g in collect_groups(doc, params) if g.count >= params.min_records]
+    all_groups = collect_groups(doc, params)
+    by_template: dict[tuple[Any, ...], list[_Group]] = {}
+    for g in all_groups:
+        if g.key[2] and g.nav_factor == 1.0:
+            by_template.setdefault(g.key[1:], []).append(g)
+    groups = [g for g in all_groups if g.count >= params.min_records]
     groups.sort(key=lambda g: g.rank, reverse=True)
     best: _Candidate | None = None
     seen: set[tuple[int, ...]] = set()
     for group in groups[: params.top_n]:
-        records = lift(group.members, params.max_lift, doc.body)
-        ident = tuple(doc.stats[r].index for r in records)
-        if ident in seen:
-            continue
-        seen.add(ident)
-        score = _score(doc, records, params)
-        if best is None or score > best.score:
-            best = _Candidate(records, score)
+        options = [group.members]
+        same = by_template.get(group.key[1:], [])
+        if params.merge_templates and len(same) > 1:
+            options.append(_merge(doc, group, same))
+        for members in options:
+            records = lift(members, params.max_lift, doc.body)
+            if members is not group.members:  # members of several depths may lift into each other
+                records = _outermost(doc, records)
+            ident = tuple(doc.stats[r].index for r in records)
+            if ident in seen:
+                continue
+            seen.add(ident)
+            score = _score(doc, records, params)
+            if best is None or score > best.score:
+                best = _Candidate(records, score)
     return best.records if best else []
+
+
+def _merge(doc: Document, group: _Group, same: list[_Group]) -> list[etree._Element]:
+    """The group with those of its template that mostly add new texts (a
+    copy of the same cards for another screen size adds none)."""
+    members = list(group.members)
+    texts = {_flat_text(m) for m in members}
+    for other in same:
+        if other is group:
+            continue
+        new = [_flat_text(m) for m in other.members]
+        if sum(t not in texts for t in new) * 2 > len(new):
+            members.extend(other.members)
+            texts.update(new)
+    return _outermost(doc, members)
+
+
+def _outermost(doc: Document, members: list[etree._Element]) -> list[etree._Element]:
+    """Members in page order, without those nested inside another member."""
+    chosen = set(members)
+    kept = [m for m in members if not any(a in chosen for a in m.iterancestors())]
+    return sorted(kept, key=lambda m: doc.stats[m].index)
 
 
 def _main_link(doc: Document, el: etree._Element) -> etree._Element | None:
