@@ -13,7 +13,9 @@ Truth entries. A truth line is an *entry* when it is a record's headline: its
 tokens (:func:`benchmarks.metrics.shingle_tokens`: lower-cased ``\\w+``, each
 CJK ideograph alone) are a prefix of some link's text on the page (a card link
 wrapping title + snippet) or start with some link's text of at least two
-tokens ("Title: snippet"). Lines of one token are not entries. Intro
+tokens ("Title: snippet"). Lines of one token are not entries, nor lines
+whose text occurs 3 times or more in the truth (labels such as "Full-Time",
+"Buy now" or a category name, not headlines). Intro
 paragraphs, dates and snippets are not entries, so a perfect record (title,
 date and snippet on one line) matches exactly one entry. Pages with fewer
 than 3 entries are skipped (their list is not made of links) and counted.
@@ -55,6 +57,7 @@ RESULTS = Path(__file__).resolve().parent / "results"
 SET = "wcxb-dev"
 KINDS: tuple[str, ...] = ("listing", "collection")
 MIN_ENTRIES = 3  # fewer headline lines: the truth's list is not one of links
+LABEL_REPEATS = 3  # a line this frequent in the truth is a label, not a headline
 COVER = 0.8  # share of an entry's tokens a record must hold to match it
 DEFAULT_TIMEOUT = 20.0
 
@@ -103,12 +106,13 @@ def truth_entries(truth_text: str, html: str) -> list[list[str]]:
     """Token lists of the truth lines that are record headlines (see module doc)."""
     links = _link_texts(html)
     prefixes = {t[:k] for t in links for k in range(2, len(t) + 1)}
+    lines = [tuple(metrics.shingle_tokens(line)) for line in truth_text.split("\n")]
+    repeats = Counter(lines)
     entries: list[list[str]] = []
-    for line in truth_text.split("\n"):
-        toks = metrics.shingle_tokens(line)
-        if len(toks) < 2:
+    for t in lines:
+        if len(t) < 2 or repeats[t] >= LABEL_REPEATS:
             continue
-        t = tuple(toks)
+        toks = list(t)
         if t in prefixes or any(t[:k] in links for k in range(2, len(t))):
             entries.append(toks)
     return entries
