@@ -45,6 +45,20 @@ _BYLINE = re.compile(
     re.I,
 )
 _HAS_DATE = re.compile(r"(19|20)\d\d")
+# The header of the readers' comments under an article: what follows it is
+# comments, never the article.
+_COMMENTS_HEADER = re.compile(
+    r"^\W*(\d+\s*)?(comments?|reader comments|readers' comments|comments in .{0,30}order|"
+    r"(here's|here is) what (other )?readers (have said|think).*|the comments below .*|"
+    r"join the (conversation|discussion)|have your say|add (a|your) comment|"
+    r"leave a (reply|comment)|post a comment|discuss this (article|story)|"
+    r"(\d+\s*)?responses? to .{0,80}|"
+    r"网友评论|发表评论|我要评论|全部评论|热门评论|最新评论|读者评论|用户评论|评论区|精选留言|写留言|"
+    r"网友留言|我要留言|评论)\W*(\d+\W*)?(条|comments?)?\W*$",
+    re.I,
+)
+# A header that early is a link to the comments, not their start.
+COMMENTS_MIN_SHARE = 0.3
 
 
 def _chars(line: str) -> int:
@@ -77,6 +91,24 @@ def _norm(text: str) -> str:
     return re.sub(r"\W+", "", text).lower()
 
 
+def cut_comments(lines: list[str]) -> list[str]:
+    """The lines before the readers' comments: a comments header after the
+    first part of the text ends the article."""
+    total = sum(_chars(line) for line in lines)
+    seen = 0
+    for i, line in enumerate(lines):
+        if (
+            seen >= COMMENTS_MIN_SHARE * total
+            and _chars(line) <= 80
+            and _COMMENTS_HEADER.match(line)
+        ):
+            return lines[:i]
+        seen += _chars(line)
+    return lines
+
+
 def clean_lines(lines: list[str], titles: list[str] = ()) -> list[str]:  # type: ignore[assignment]
-    """The article's lines without its headline and generic boilerplate."""
-    return [line for line in strip_title(lines, list(titles)) if not is_boilerplate(line)]
+    """The article's lines without its headline, the readers' comments and
+    generic boilerplate."""
+    lines = cut_comments(strip_title(lines, list(titles)))
+    return [line for line in lines if not is_boilerplate(line)]

@@ -63,6 +63,16 @@ def test_article_text_is_clean_and_complete() -> None:
     assert result.length_class is not None and 0.0 < (result.confidence or 0) <= 1.0
 
 
+def test_readers_comments_under_an_article_are_cut() -> None:
+    from extractors.boilerplate import cut_comments
+
+    comments = ["Here's what other readers have said.", "I disagree with every word. - Ann, Leeds"]
+    assert cut_comments([*PARAS, *comments]) == PARAS
+    assert cut_comments([*PARAS, "网友评论（12条）", "说得好"]) == PARAS
+    # A comments link above the article is not the start of the comments.
+    assert cut_comments(["3 comments", *PARAS]) == ["3 comments", *PARAS]
+
+
 def test_list_page_gives_records() -> None:
     result = extract(LISTING, url="https://example.com/news/")
     assert result.page_type is PageType.LIST
