@@ -11,11 +11,12 @@ and is not used here.
 
 Truth entries. A truth line is an *entry* when it is a record's headline: its
 tokens (:func:`benchmarks.metrics.shingle_tokens`: lower-cased ``\\w+``, each
-CJK ideograph alone) are a prefix of some link's text on the page (a card link
-wrapping title + snippet) or start with some link's text of at least two
-tokens ("Title: snippet"). Lines of one token are not entries, nor lines
-whose text occurs 3 times or more in the truth (labels such as "Full-Time",
-"Buy now" or a category name, not headlines). Intro
+CJK ideograph alone) are a run of some link's text on the page starting at
+one of its first 4 tokens (a card link wrapping badge + title + snippet: "On
+Sale: Title ..."; a snippet further in is no entry) or start with some link's
+text of at least two tokens ("Title: snippet"). Not entries: lines of one
+token, of numbers only (prices), or whose text occurs 3 times or more in the
+truth (labels such as "Full-Time", "Buy now", a category name). Intro
 paragraphs, dates and snippets are not entries, so a perfect record (title,
 date and snippet on one line) matches exactly one entry. Pages with fewer
 than 3 entries are skipped (their list is not made of links) and counted.
@@ -24,7 +25,8 @@ Matching. A record *covers* an entry when at least 80% of the entry's tokens
 (as a multiset) occur in the record's text. Records and entries are matched
 one to one, greedily in page order (each record takes the first uncovered
 entry it covers), so one record spanning the whole list matches one entry,
-and a record split into title and snippet yields one match and one miss.
+and a list split into title records and snippet records has half its
+records unmatched.
 Record precision = matched records / records; recall = matched entries /
 entries. Per page, then averaged over pages (macro; every page weighs the
 same); F1 of the mean P and mean R, plus micro P/R summed over all records.
@@ -57,6 +59,7 @@ RESULTS = Path(__file__).resolve().parent / "results"
 SET = "wcxb-dev"
 KINDS: tuple[str, ...] = ("listing", "collection")
 MIN_ENTRIES = 3  # fewer headline lines: the truth's list is not one of links
+LEAD = 3  # tokens a headline may follow in its link's text (a badge, "New")
 LABEL_REPEATS = 3  # a line this frequent in the truth is a label, not a headline
 COVER = 0.8  # share of an entry's tokens a record must hold to match it
 DEFAULT_TIMEOUT = 20.0
@@ -105,12 +108,12 @@ def _link_texts(html: str) -> set[tuple[str, ...]]:
 def truth_entries(truth_text: str, html: str) -> list[list[str]]:
     """Token lists of the truth lines that are record headlines (see module doc)."""
     links = _link_texts(html)
-    prefixes = {t[:k] for t in links for k in range(2, len(t) + 1)}
+    prefixes = {t[i:k] for t in links for i in range(LEAD + 1) for k in range(i + 2, len(t) + 1)}
     lines = [tuple(metrics.shingle_tokens(line)) for line in truth_text.split("\n")]
     repeats = Counter(lines)
     entries: list[list[str]] = []
     for t in lines:
-        if len(t) < 2 or repeats[t] >= LABEL_REPEATS:
+        if len(t) < 2 or repeats[t] >= LABEL_REPEATS or all(w.isdigit() for w in t):
             continue
         toks = list(t)
         if t in prefixes or any(t[:k] in links for k in range(2, len(t))):
