@@ -290,7 +290,7 @@ def find_records(doc: Document, params: Params | None = None) -> list[etree._Ele
         options = [group.members]
         same = by_template.get(group.key[1:], [])
         if params.merge_templates and len(same) > 1:
-            options.append(_merge(doc, group, same))
+            options.append(_merge(doc, group, same, params.min_records))
         for members in options:
             records = lift(members, params.max_lift, doc.body)
             if members is not group.members:  # members of several depths may lift into each other
@@ -305,13 +305,17 @@ def find_records(doc: Document, params: Params | None = None) -> list[etree._Ele
     return best.records if best else []
 
 
-def _merge(doc: Document, group: _Group, same: list[_Group]) -> list[etree._Element]:
-    """The group with those of its template that mostly add new texts (a
-    copy of the same cards for another screen size adds none)."""
+def _merge(
+    doc: Document, group: _Group, same: list[_Group], min_records: int
+) -> list[etree._Element]:
+    """The group with those of its template that are lists themselves (at
+    least ``min_records``: a lone item of a header or body is no section)
+    and mostly add new texts (a copy of the cards for another screen adds
+    none)."""
     members = list(group.members)
     texts = {_flat_text(m) for m in members}
     for other in same:
-        if other is group:
+        if other is group or other.count < min_records:
             continue
         new = [_flat_text(m) for m in other.members]
         if sum(t not in texts for t in new) * 2 > len(new):
