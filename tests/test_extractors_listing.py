@@ -11,7 +11,15 @@ from hypothesis import strategies as st
 from extractors import METHODS, PageType
 from extractors.awce import extract as extract_article
 from extractors.document import as_document
-from extractors.listing import Params, extract, find_date, find_records, lift
+from extractors.listing import (
+    Params,
+    _nav_words,
+    extract,
+    find_date,
+    find_records,
+    lift,
+    record_text,
+)
 
 MENU = (
     "<nav><ul class='menu'>"
@@ -107,6 +115,71 @@ def test_form_options_are_never_records() -> None:
     options = "".join(f"<option>Country {i}</option>" for i in range(50))
     result = extract(_page(f"<form><select>{options}</select></form>" + _entries(4)))
     assert "Country" not in result.text and len(result.records) == 4
+
+
+def test_class_words_are_matched_as_whole_parts() -> None:
+    # "tab-reorder-container" is no tab bar, "entry-header" and
+    # "content-sidebar-wrap" name the content; "main-nav" is navigation.
+    assert not _nav_words("grid tab-reorder-container search-results")
+    assert not _nav_words("entry-header")
+    assert not _nav_words("content-sidebar-wrap")
+    assert not _nav_words("unavailable")
+    assert _nav_words("main-nav")
+    assert _nav_words("siteFooter")
+    assert _nav_words("breadcrumbs")
+
+
+def test_list_in_a_wrapper_with_chrome_words_still_wins() -> None:
+    html = _page(
+        MENU + "<div class='content-sidebar-wrap'><main class='skip-link-target'>"
+        "<div class='tab-reorder-container'>" + _entries(5, dated=False) + "</div></main></div>"
+    )
+    result = extract(html)
+    assert len(result.records) == 5 and "Headline" in result.text
+
+
+def test_main_element_stops_navigation_marks_above_it() -> None:
+    html = _page(MENU + "<div class='page-header'><main>" + _entries(4) + "</main></div>")
+    assert len(extract(html).records) == 4
+
+
+def test_inline_tags_between_lower_and_upper_case_are_spaced() -> None:
+    items = "".join(
+        f"<li><a href='/p{i}'><span>Coleman</span><span>Cascade Stove {i}</span></a>"
+        f"<span>$1{i}0.00</span></li>"
+        for i in range(4)
+    )
+    result = extract(_page(f"<ul>{items}</ul>"))
+    assert result.records[0].text.startswith("Coleman Cascade Stove 0")
+    # Words split by inline tags mid-word stay joined.
+    doc = as_document(_page("<p>un<b>believ</b>able</p>"))
+    assert record_text(doc.body) == "unbelievable"
+
+
+def test_group_of_repeated_texts_is_not_the_list() -> None:
+    # Font-metric probes: identical spans, more of them than real entries.
+    probes = "<span>mmMwWLliI0fiflO&amp;1</span>" * 30
+    result = extract(_page(probes + _entries(3, dated=False)))
+    assert len(result.records) == 3 and "Headline" in result.text
+
+
+def test_one_card_template_in_sections_of_different_depth_is_one_list() -> None:
+    def cards(first: int, n: int) -> str:
+        return "".join(
+            f"<div class='card'><h3><a href='/s/{i}'>Story number {i} about the harbour</a>"
+            f"</h3><p>Snippet {i}.</p></div>"
+            for i in range(first, first + n)
+        )
+
+    html = _page(
+        MENU
+        + f"<section><div class='lead'>{cards(0, 4)}</div></section>"
+        + f"<section><div><div class='more'>{cards(4, 5)}</div></div></section>"
+    )
+    result = extract(html)
+    assert [r.url for r in result.records] == [f"/s/{i}" for i in range(9)]
+    alone = extract(html, merge_templates=False)
+    assert len(alone.records) in (4, 5)
 
 
 @pytest.mark.parametrize(
