@@ -12,8 +12,9 @@ and is not used here.
 Truth entries. A truth line is an *entry* when it is a record's headline: its
 tokens (:func:`benchmarks.metrics.shingle_tokens`: lower-cased ``\\w+``, each
 CJK ideograph alone) are a run of some link's text on the page starting at
-one of its first 4 tokens (a card link wrapping badge + title + snippet: "On
-Sale: Title ..."; a snippet further in is no entry) or start with some link's
+one of its first 4 tokens after a lead that is not itself a truth line (a
+card link wrapping badge + title + snippet: "On Sale: Title ..."; the
+snippet after a title line is no entry) or start with some link's
 text of at least two tokens ("Title: snippet"). Not entries: lines of one
 token, of numbers only (prices), or whose text occurs 3 times or more in the
 truth (labels such as "Full-Time", "Buy now", a category name). Intro
@@ -108,16 +109,24 @@ def _link_texts(html: str) -> set[tuple[str, ...]]:
 def truth_entries(truth_text: str, html: str) -> list[list[str]]:
     """Token lists of the truth lines that are record headlines (see module doc)."""
     links = _link_texts(html)
-    prefixes = {t[i:k] for t in links for i in range(LEAD + 1) for k in range(i + 2, len(t) + 1)}
     lines = [tuple(metrics.shingle_tokens(line)) for line in truth_text.split("\n")]
     repeats = Counter(lines)
+    # Every run of a link's text starting in its first LEAD tokens, with the
+    # tokens before it (its lead).
+    leads: dict[tuple[str, ...], set[tuple[str, ...]]] = {}
+    for t in links:
+        for i in range(min(LEAD, len(t) - 2) + 1):
+            for k in range(i + 2, len(t) + 1):
+                leads.setdefault(t[i:k], set()).add(t[:i])
     entries: list[list[str]] = []
     for t in lines:
         if len(t) < 2 or repeats[t] >= LABEL_REPEATS or all(w.isdigit() for w in t):
             continue
-        toks = list(t)
-        if t in prefixes or any(t[:k] in links for k in range(2, len(t))):
-            entries.append(toks)
+        # A lead that is itself a truth line is a title: t is its snippet.
+        if any(not lead or lead not in repeats for lead in leads.get(t, ())) or any(
+            t[:k] in links for k in range(2, len(t))
+        ):
+            entries.append(list(t))
     return entries
 
 
