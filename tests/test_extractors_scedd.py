@@ -97,6 +97,51 @@ def test_footer_longer_than_450_bytes_still_loses() -> None:
     assert "版权" not in result.text
 
 
+# A small page: few block lines, so a footer close below the body still lies
+# inside the legal window (the bottom 5% is under one line). The footer is
+# less dense than the body, so the body is the leader.
+SMALL_FOOTER = "刊用本网稿件务经书面授权，违者依法追究责任。"
+
+
+def small_page(body: str) -> str:
+    share = "".join(f'<a href="/s/{i}">分享{i}</a>' for i in range(12))
+    nav = "".join(f'<li><a href="/c/{i}">栏目{i}</a></li>' for i in range(4))
+    related = "".join(f'<li><a href="/n/{i}">相关新闻{i}</a></li>' for i in range(4))
+    return (
+        "<html><head><title>大熊猫幼仔开始群体生活_新闻</title></head><body>"
+        f"<ul>{nav}</ul><div id='page'>"
+        "<div class='main'><h1>大熊猫幼仔开始群体生活</h1>"
+        f"<div class='content'>{body}</div></div><div class='share'>{share}</div>"
+        f"<div class='related'><ul>{related}</ul></div>"
+        f"<div class='bottom'><p>{SMALL_FOOTER}</p><p>京ICP证000000号 总机：010-0000000</p></div>"
+        "</div><div class='end'><p><a href='/a'>关于我们</a></p>"
+        "<p><a href='/m'>网站地图</a></p></div>"
+        "</body></html>"
+    )
+
+
+def test_short_page_does_not_climb_into_a_container_of_other_text() -> None:
+    # The body is under one dense tag (seed §3.1); the container around it
+    # also holds a share bar, related links and the footer. Climbing as far
+    # as the legal window allows (the old rule) takes the footer too.
+    page = small_page(f"<p>{SHORT_BODY}</p>")
+    result = extract(page)
+    assert result.length_class is LengthClass.SHORT
+    assert SHORT_BODY in result.text
+    assert "授权" not in result.text
+    assert "授权" in extract(page, short_climb_share=0.0, short_sibling_gap=0).text
+
+
+def test_short_page_bridges_one_low_density_block_inside_the_body() -> None:
+    ad = "<div class='ad'>" + "".join(f'<a href="/ad/{i}">广告</a>' for i in range(6)) + "</div>"
+    second = "气象专家提醒，强降雨期间请尽量减少外出，远离河道和低洼地带，注意防范。"
+    page = small_page(f"<p>{SHORT_BODY}</p>{ad}<p>{second}</p>")
+    result = extract(page)
+    assert SHORT_BODY in result.text and second in result.text
+    assert "广告" not in result.text and "授权" not in result.text
+    assert second not in extract(page, short_sibling_gap=0).text
+
+
 def test_title_is_found_in_body() -> None:
     doc = as_document(short_page())
     title = find_title(doc, Params())
