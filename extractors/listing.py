@@ -258,10 +258,17 @@ def _score(doc: Document, records: list[etree._Element], params: Params) -> floa
     if with_link / n < 0.5:
         score *= params.no_link_penalty
     score *= 1 + params.date_bonus * dated / n + params.snippet_bonus * snippets / n
+    if sum(1 for r in records if _has_choice(r)) * 2 > n:  # filter facets
+        score *= params.nav_penalty
     distinct = len({_flat_text(r) for r in records}) / n
     if distinct < params.min_distinct:
         score *= distinct
     return score
+
+
+def _has_choice(el: etree._Element) -> bool:
+    """A checkbox or radio button inside: a filter facet, not a record."""
+    return any((i.get("type") or "").lower() in ("checkbox", "radio") for i in el.iter("input"))
 
 
 def _flat_text(el: etree._Element) -> str:

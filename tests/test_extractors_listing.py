@@ -163,6 +163,16 @@ def test_group_of_repeated_texts_is_not_the_list() -> None:
     assert len(result.records) == 3 and "Headline" in result.text
 
 
+def test_filter_facets_are_not_records() -> None:
+    facets = "".join(
+        f"<div class='facet'><label><input type='checkbox' name='f{i}'> Price band number {i}"
+        f" with a long explanation of what it covers</label></div>"
+        for i in range(12)
+    )
+    result = extract(_page(f"<form>{facets}</form>" + _entries(4, dated=False)))
+    assert len(result.records) == 4 and "Price band" not in result.text
+
+
 def test_one_card_template_in_sections_of_different_depth_is_one_list() -> None:
     def cards(first: int, n: int) -> str:
         return "".join(
