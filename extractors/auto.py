@@ -164,6 +164,17 @@ def _list_is_main(doc: Document, listed: Result, main: Any, p: Params) -> bool:
     return False
 
 
+def _paragraphs_beside(article_text: str, records_text: str) -> int:
+    """Long lines of the article consensus that are in no record: an article
+    with its comments or a link list below it has several, a list page none."""
+    records = "".join(records_text.split())
+    return sum(
+        1
+        for line in article_text.split("\n")
+        if _chars(line) >= LONG_LINE_CHARS and "".join(line.split()) not in records
+    )
+
+
 def _long_lines(text: str) -> int:
     return sum(1 for line in text.split("\n") if _chars(line) >= LONG_LINE_CHARS)
 
@@ -233,7 +244,10 @@ def _route(
                 agreement < p.list_max_agreement
                 and _long_lines(article_text) < p.list_max_long_lines
             )
-            if no_body or _list_is_main(doc, listed, main, p):
+            if no_body or (
+                _list_is_main(doc, listed, main, p)
+                and _paragraphs_beside(article_text, listed.text) < p.list_max_long_lines
+            ):
                 return _list_result(listed, cls)
     if cls.page_type is PageType.OTHER or chosen is None:
         return Result(

@@ -73,6 +73,14 @@ def test_readers_comments_under_an_article_are_cut() -> None:
     assert cut_comments(["3 comments", *PARAS]) == ["3 comments", *PARAS]
 
 
+def test_paragraphs_beside_the_records_mark_an_article() -> None:
+    from extractors.auto import _paragraphs_beside
+
+    records = "\n".join(ITEMS)
+    assert _paragraphs_beside("\n".join(ITEMS), records) == 0  # a list page: all in records
+    assert _paragraphs_beside("\n".join([*PARAS, *ITEMS]), records) == len(PARAS)
+
+
 def test_list_page_gives_records() -> None:
     result = extract(LISTING, url="https://example.com/news/")
     assert result.page_type is PageType.LIST
