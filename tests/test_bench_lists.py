@@ -38,20 +38,20 @@ def test_entries_are_headline_lines_of_links() -> None:
     ]
 
 
-def test_matching_is_one_to_one() -> None:
+def test_matching_pairs_records_with_entries() -> None:
     entries = truth_entries(TRUTH, PAGE)
     good = [
         "French Harvest Pot, Medium $29.50",
         "Gray Cottage Pot and Saucer",
         "Double Piecrust Pot",
     ]
-    assert match(good, entries) == 3
-    # One record holding the whole list matches one entry only.
-    assert match([" ".join(good)], entries) == 1
+    assert match(good, entries) == (3, 3)
+    # One record holding the whole list matches two entries at most.
+    assert match([" ".join(good)], entries) == (1, 2)
     # Titles and snippets as separate records: the snippets match nothing.
-    assert match(["Double Piecrust Pot", "A pot with a crust-like rim"], entries) == 1
+    assert match(["Double Piecrust Pot", "A pot with a crust-like rim"], entries) == (1, 1)
     # A record holding under 80% of an entry's tokens does not match it.
-    assert match(["Gray Cottage"], entries) == 0
+    assert match(["Gray Cottage"], entries) == (0, 0)
 
 
 def test_halves_split_by_id_parity() -> None:
