@@ -45,6 +45,14 @@ _BYLINE = re.compile(
     re.I,
 )
 _HAS_DATE = re.compile(r"(19|20)\d\d")
+# Page controls and contact lines: font size, rating, counters, login prompts,
+# a newsroom's phone / fax.
+_FURNITURE = re.compile(
+    r"^\W*(字号|字體|字体|字型|字級|字级)|请您对.{0,6}评分|^\W*\d+\s*人(参与|已评)|"
+    r"^\W*(电话|傳真|传真|邮箱|郵箱|tel|fax)\s*[:：]?\s*\+?\d[\d\s-]{6,}|"
+    r"^[(（][^()（）]{1,8}(编辑|編輯|责编)[)）]$|已有帐号|马上登录|^\W*loading\W*$",
+    re.I,
+)
 # The header of the readers' comments under an article: what follows it is
 # comments, never the article.
 _COMMENTS_HEADER = re.compile(
@@ -69,7 +77,7 @@ def is_boilerplate(line: str) -> bool:
     """Whether a short line is generic page furniture, not article text."""
     if _chars(line) > MAX_BOILERPLATE_CHARS:
         return False
-    if _EDITOR.search(line) or _NOISE.search(line):
+    if _EDITOR.search(line) or _NOISE.search(line) or _FURNITURE.search(line):
         return True
     if _chars(line) <= 60 and _BYLINE.match(line.strip()):
         return True

@@ -73,6 +73,14 @@ def test_readers_comments_under_an_article_are_cut() -> None:
     assert cut_comments(["3 comments", *PARAS]) == ["3 comments", *PARAS]
 
 
+def test_page_controls_and_contact_lines_are_boilerplate() -> None:
+    from extractors.boilerplate import is_boilerplate
+
+    for line in ("字号:T|T", "请您对该文章评分：", "电话：021-52921234", "(陈巍 编辑)", "Loading"):
+        assert is_boilerplate(line), line
+    assert not is_boilerplate("他在电话里说，这件事情要等到明年才能有结果。")
+
+
 def test_paragraphs_beside_the_records_mark_an_article() -> None:
     from extractors.auto import _paragraphs_beside
 
