@@ -56,17 +56,20 @@ _FURNITURE = re.compile(
 # The header of the readers' comments under an article: what follows it is
 # comments, never the article.
 _COMMENTS_HEADER = re.compile(
-    r"^\W*(\d+\s*)?(comments?|reader comments|readers' comments|comments in .{0,30}order|"
+    r"^\W*(\d+\s*)?(comments?\b.{0,40}|(your |reader |readers' )comments\b.{0,40}|"
     r"(here's|here is) what (other )?readers (have said|think).*|the comments below .*|"
-    r"join the (conversation|discussion)|have your say|add (a|your) comment|"
-    r"leave a (reply|comment)|post a comment|discuss this (article|story)|"
+    r"what do you think\?.{0,40}|join the (conversation|discussion)|have your say|"
+    r"add (a|your) comment|leave a (reply|comment)|post a comment|discuss this (article|story)|"
     r"(\d+\s*)?responses? to .{0,80}|"
     r"网友评论|发表评论|我要评论|全部评论|热门评论|最新评论|读者评论|用户评论|评论区|精选留言|写留言|"
     r"网友留言|我要留言|评论)\W*(\d+\W*)?(条|comments?)?\W*$",
     re.I,
 )
-# A header that early is a link to the comments, not their start.
+# A header before this share of the text, or before this many characters
+# when the comments outweigh the article, is a link to the comments, not
+# their start.
 COMMENTS_MIN_SHARE = 0.3
+COMMENTS_MIN_CHARS = 400
 
 
 def _chars(line: str) -> int:
@@ -102,14 +105,10 @@ def _norm(text: str) -> str:
 def cut_comments(lines: list[str]) -> list[str]:
     """The lines before the readers' comments: a comments header after the
     first part of the text ends the article."""
-    total = sum(_chars(line) for line in lines)
+    start = min(COMMENTS_MIN_SHARE * sum(_chars(line) for line in lines), COMMENTS_MIN_CHARS)
     seen = 0
     for i, line in enumerate(lines):
-        if (
-            seen >= COMMENTS_MIN_SHARE * total
-            and _chars(line) <= 80
-            and _COMMENTS_HEADER.match(line)
-        ):
+        if seen >= start and _chars(line) <= 80 and _COMMENTS_HEADER.match(line):
             return lines[:i]
         seen += _chars(line)
     return lines

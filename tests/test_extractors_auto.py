@@ -69,6 +69,9 @@ def test_readers_comments_under_an_article_are_cut() -> None:
     comments = ["Here's what other readers have said.", "I disagree with every word. - Ann, Leeds"]
     assert cut_comments([*PARAS, *comments]) == PARAS
     assert cut_comments([*PARAS, "网友评论（12条）", "说得好"]) == PARAS
+    # Comments longer than the article still start at their header.
+    many = [f"Comment {i}: " + PARAS[i % 4] for i in range(30)]
+    assert cut_comments([*PARAS, "Comments in order (Total 30 comments)", *many]) == PARAS
     # A comments link above the article is not the start of the comments.
     assert cut_comments(["3 comments", *PARAS]) == ["3 comments", *PARAS]
 
