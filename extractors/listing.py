@@ -56,7 +56,11 @@ class Params:
     # pagetype list pages, checked on wcxb-dev collection/listing):
     nav_penalty: float = 0.1  # entries inside navigation-like containers
     short_link_penalty: float = 0.3  # short link-only entries (menus)
-    no_link_penalty: float = 1.0  # records without links; 0.5 cost 0.03 F1 on wcxb-dev, so off
+    # Records mostly without links (paragraphs). 0.5 would raise wcxb-dev tune
+    # half record F1 (+0.02 listing, +0.01 collection) but lowers list-text
+    # char F1 and makes classify.py's DOM model (fitted on find_records'
+    # features) call 3 more pagetype articles lists: off until it is refitted.
+    no_link_penalty: float = 1.0
     date_bonus: float = 0.5  # * share of records with a date
     # Records looked at for dates when scoring a group (speed only).
     date_sample: int = 12
