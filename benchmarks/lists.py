@@ -234,7 +234,11 @@ def render(scores: list[PageScore], skipped: Counter[tuple[str, str]], config: s
 
 
 def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(prog="python -m benchmarks.lists", description=__doc__)
+    parser = argparse.ArgumentParser(
+        prog="python -m benchmarks.lists",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     parser.add_argument("--limit", type=int, default=0, help="first N pages per kind; 0 = all")
     parser.add_argument("--half", choices=("tune", "unseen", "all"), default="all")
     parser.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT, help="seconds per page")
