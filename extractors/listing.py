@@ -16,6 +16,13 @@ are penalised; entries with a date or with text beside their link (a snippet)
 are preferred. A group of leaf elements (``a.title``) is lifted to the
 ancestors that hold exactly one member each (the ``li`` around title + date),
 so that a record carries its link, title, date and snippet together.
+
+Class/id words are matched as whole parts ("main-nav", not "unavailable"),
+and nothing inside ``<main>`` is chrome because of a wrapper's class. Groups
+of checkbox/radio entries (filter facets) count as navigation; groups whose
+texts mostly repeat (font probes, cloned carousels) are scaled down. One card
+template nested at several depths (sections of a front page) is also scored
+as one merged group. Record and benchmark: ``python -m benchmarks.lists``.
 """
 
 from __future__ import annotations
