@@ -142,6 +142,14 @@ def test_short_page_bridges_one_low_density_block_inside_the_body() -> None:
     assert second not in extract(page, short_sibling_gap=0).text
 
 
+def test_tight_climb_only_on_a_page_with_its_headline_in_the_body() -> None:
+    # No headline in the body (a landing or list page): the climb goes on as
+    # on long pages, so the result is the one without the short-page climb rule.
+    page = small_page(f"<p>{SHORT_BODY}</p>").replace("<h1>大熊猫幼仔开始群体生活</h1>", "")
+    assert extract(page).text == extract(page, short_climb_share=0.0).text
+    assert extract(page, tight_needs_title=False).text != extract(page).text
+
+
 def test_title_is_found_in_body() -> None:
     doc = as_document(short_page())
     title = find_title(doc, Params())
