@@ -1,9 +1,14 @@
 """Page type (article / list / other) and body length (short / long) from the
 DOM alone, each with a confidence.
 
-Article or list is a logistic model over a few scale-free measures of where
-the page's text sits: in paragraphs of one dense block (articles) or in a
-repeated group of link-bearing records (lists). Pages with almost no text,
+Article or list is a logistic model over scale-free measures of where the
+page's text sits: in paragraphs of one dense block (articles) or in a
+repeated group of link-bearing records (lists), plus how those records look
+(a headline-length link, a date each), paragraph and heading shape,
+pagination, and the URL shape of the page and of its headline links (a slug
+or id = one item; a short word = a section). The weights are fitted by
+``python -m training.pagetype dom`` on training pages only and shipped in
+``models/pagetype_dom.json``. Pages with almost no text,
 or an error or login page, are "other". Length is SCEDD's rule (rough text
 under 450 bytes is short). A screenshot classifier's P(list) is combined with
 this one's by ``extractors.visual.combine`` (a logistic stack of the two
@@ -12,9 +17,13 @@ log-odds, fitted on validation pages; see ``docs/screenshots.md``).
 
 from __future__ import annotations
 
+import json
 import math
 import re
+from collections import defaultdict
 from dataclasses import dataclass
+from pathlib import Path
+from urllib.parse import urlsplit
 
 from lxml import etree
 
@@ -45,6 +54,26 @@ _ERROR_TITLE = re.compile(
     re.I,
 )
 
+# A date as a listing shows one beside each item (numeric, month names, "3
+# hours ago"); the lookahead lets the scan skip most positions quickly.
+_DATE = re.compile(
+    r"(?=[0-9a-z])(?:(?:19|20)\d\d\s*[-/.年]\s*\d{1,2}\s*[-/.月]\s*\d{1,2}|"
+    r"\b\d{1,2}[/.]\d{1,2}[/.](?:19|20)?\d\d\b|"
+    r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s+\d{1,2},?\s+(?:19|20)\d\d|"
+    r"\b\d{1,2}\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?,?\s+(?:19|20)\d\d|"
+    r"\b\d+\s+(?:minute|hour|day|week|month)s?\s+ago\b|\d+\s*(?:分钟|小时|天)前)",
+    re.I,
+)
+_NEXT = re.compile(
+    r"^(?:next|next page|older|older posts|older entries|»|›|>>|next\s*[»›>]|下一页|下页)$",
+    re.I,
+)
+# The last path segment of an item's URL: a slug of several words, a long
+# number, or a file name with digits; a section's is one short word or none.
+_SLUG = re.compile(
+    r"(?:[a-z0-9]+[-_]){3,}[a-z0-9]+|\d{5,}|[a-z0-9_-]*\d[a-z0-9_-]*\.(?:s?html?|php|aspx?)$", re.I
+)
+
 # Feature names, in the order of Params.weights.
 FEATURES = (
     "bias",
@@ -62,21 +91,49 @@ FEATURES = (
     "log_longest_para",
     "headline_link_share",
     "log_headline_links",
+    "declared_article",
+    "p_share",
+    "log_long_paras",
+    "log_linked_headings",
+    "linked_heading_share",
+    "log_dates",
+    "rec_dated",
+    "pagination",
+    "group_share",
+    "log_group_item_chars",
+    "log_group_items",
+    "url_item",
+    "url_section",
+    "log_item_links",
+    "item_link_share",
+    "rec_headline",
+    "group_headline",
 )
+
+
+MODEL_FILE = Path(__file__).with_name("models") / "pagetype_dom.json"
+
+
+def _load_weights(path: Path = MODEL_FILE) -> tuple[float, ...]:
+    """The shipped logistic weights, checked against ``FEATURES``."""
+    doc = json.loads(path.read_text(encoding="utf-8"))
+    if tuple(doc["features"]) != FEATURES:
+        raise ValueError(f"{path.name} was fitted on other features; refit it")
+    return tuple(float(w) for w in doc["weights"])
+
+
+_WEIGHTS = _load_weights()
 
 
 @dataclass(frozen=True, slots=True)
 class Params:
-    # Logistic weights for P(list); fitted (L2 0.001, class-balanced) on the
-    # even-numbered half (by id) of pagetype/labels.jsonl and of the first 400
-    # wcxb-dev pages; the odd half is the reported test split. Exactly: the
-    # labels.jsonl rows at positions 0, 2, 4... (file order) and the wcxb-dev
-    # ids 0002, 0004... 0400 (training.pagetype.sources.dom_fitted; the
-    # reading whose refit lands nearest these weights).
-    weights: tuple[float, ...] = (
-        2.40, -0.94, -1.17, -1.71, -3.18, -2.70, -0.04, -1.02,
-        2.56, 1.53, 0.95, 1.12, 0.21, 1.00, -0.14,
-    )  # fmt: skip
+    # Logistic weights for P(list), one per name in FEATURES, read from
+    # models/pagetype_dom.json: a class-balanced L2 fit on the train pages of
+    # training/pagetype/split.json (real and generated) plus the wcxb-dev
+    # pages outside that split (product/service/documentation as "not a
+    # list"); the L2 strength and the generated pages' weight chosen on the
+    # val pages (``python -m training.pagetype dom``). Never test pages.
+    weights: tuple[float, ...] = _WEIGHTS
     # A paragraph block: this many non-space characters, few links, few tags.
     para_min_chars: int = 40
     para_max_link_density: float = 0.2
@@ -84,9 +141,9 @@ class Params:
     # Headline-like links: anchor text of this length (chars, no spaces).
     headline_link_chars: tuple[int, int] = (12, 120)
     # Added to the list log-odds when the page declares itself an article
-    # (og:type article, JSON-LD Article/NewsArticle/BlogPosting): publishers
-    # rarely mark an index page so. Set by hand, checked on pagetype+wcxb-dev.
-    declared_article_logit: float = -2.0
+    # (og:type article, JSON-LD Article/NewsArticle/BlogPosting), on top of
+    # the fitted weight of the "declared_article" feature; 0 = the fit alone.
+    declared_article_logit: float = 0.0
     # Under this many characters of body text a page has no main content.
     empty_chars: int = 50
     # An error/login title on a page with less text than this is "other".
@@ -127,6 +184,103 @@ def _leaf_paragraphs(doc: Document, p: Params) -> tuple[int, int, int]:
     return total, count, longest
 
 
+def _page_url(doc: Document) -> str | None:
+    """The page's own URL: the one it was fetched from, else its canonical."""
+    if doc.url:
+        return doc.url
+    for rel, href in doc.links:
+        if "canonical" in rel.split() and href.strip():
+            return href.strip()
+    return doc.meta.get("og:url") or None
+
+
+def _last_segment(url: str) -> str:
+    try:
+        path = urlsplit(url.strip()).path
+    except ValueError:
+        return ""
+    return path.rstrip("/").rsplit("/", 1)[-1] if path else ""
+
+
+def _is_item_url(url: str) -> bool:
+    """Whether a URL looks like one item's (a slug, an id), not a section's."""
+    return bool(_SLUG.search(_last_segment(url)))
+
+
+def _paragraphs(doc: Document) -> tuple[int, int]:
+    """(non-link text in <p> elements, number of long ones)."""
+    stats = doc.stats
+    text = long = 0
+    for el in doc.body.iter("p"):
+        st = stats.get(el)
+        if st is None:
+            continue
+        own = st.text_len - st.link_text_len
+        text += own
+        long += own >= 120
+    return text, long
+
+
+def _headings(doc: Document) -> tuple[int, int]:
+    """(headings, headings that are or hold a link)."""
+    total = linked = 0
+    for el in doc.body.iter("h1", "h2", "h3", "h4", "h5", "h6"):
+        total += 1
+        parent = el.getparent()
+        linked += bool(el.find(".//a") is not None or (parent is not None and parent.tag == "a"))
+    return total, linked
+
+
+def _headline_share(doc: Document, items: list[etree._Element], p: Params) -> float:
+    """Share of ``items`` whose longest link has a headline's length."""
+    lo, hi = p.headline_link_chars
+    stats = doc.stats
+    hits = 0
+    for item in items:
+        links = [st.text_len for a in item.iter("a") if (st := stats.get(a))]
+        hits += bool(links and lo <= max(links) <= hi)
+    return hits / max(1, len(items))
+
+
+def _repeated_group(doc: Document) -> tuple[int, list[etree._Element]]:
+    """(text, members) of the largest group of like siblings (same tag and
+    class, at least four) that nearly all hold a link."""
+    stats = doc.stats
+    best_text = 0
+    best: list[etree._Element] = []
+    for el in doc.body.iter():
+        kids = [c for c in el if isinstance(c.tag, str)]
+        if len(kids) < 4:
+            continue
+        groups: dict[tuple[str, str], list[etree._Element]] = defaultdict(list)
+        for c in kids:
+            groups[(c.tag, c.get("class") or "")].append(c)
+        for members in groups.values():
+            if len(members) < 4:
+                continue
+            sts = [st for c in members if (st := stats.get(c))]
+            if sum(1 for st in sts if st.link_count) < 0.75 * len(members):
+                continue
+            text = sum(st.text_len for st in sts)
+            if text > best_text:
+                best_text, best = text, members
+    return best_text, best
+
+
+def _pagination(doc: Document) -> bool:
+    """Whether the page links to a next page or to numbered pages."""
+    if any("next" in rel.split() for rel, _ in doc.links):
+        return True
+    numbers: set[int] = set()
+    for a in doc.body.iter("a"):
+        text = "".join(a.itertext()).strip()
+        if _NEXT.match(text):
+            return True
+        if text.isdigit() and len(text) <= 3:
+            numbers.add(int(text))
+    return len(numbers & {1, 2, 3, 4, 5}) >= 3
+
+
 def features(doc: Document, main_chars: int, p: Params | None = None) -> list[float]:
     """The model's inputs; ``main_chars`` is the length of a density
     extractor's main text (CETD's), which the caller usually has already."""
@@ -141,10 +295,30 @@ def features(doc: Document, main_chars: int, p: Params | None = None) -> list[fl
     with_link = sum(1 for r in records if stats[r].link_count) / max(1, len(records))
     rec_share = rec_text / total
     rec_ld = rec_links / max(1, rec_text)
-    lo, hi = p.headline_link_chars
-    headlinks = sum(
-        st.text_len for a in doc.body.iter("a") if (st := stats.get(a)) and lo <= st.text_len <= hi
+    rec_dated = sum(1 for r in records if _DATE.search(" ".join(r.itertext()))) / max(
+        1, len(records)
     )
+    lo, hi = p.headline_link_chars
+    headlinks = 0
+    hrefs: set[str] = set()
+    item_hrefs: set[str] = set()
+    for a in doc.body.iter("a"):
+        st = stats.get(a)
+        if st and lo <= st.text_len <= hi:
+            headlinks += st.text_len
+            href = (a.get("href") or "").strip()
+            if href and not href.startswith(("#", "javascript:")):
+                hrefs.add(href)
+                if _is_item_url(href):
+                    item_hrefs.add(href)
+    p_text, long_paras = _paragraphs(doc)
+    n_headings, linked_headings = _headings(doc)
+    dates = len(_DATE.findall(" ".join(doc.body.itertext())))
+    group_text, group = _repeated_group(doc)
+    group_n = len(group)
+    url = _page_url(doc)
+    url_item = bool(url and _is_item_url(url))
+    url_section = bool(url and not url_item)
     return [
         1.0,
         body.link_density,
@@ -161,6 +335,23 @@ def features(doc: Document, main_chars: int, p: Params | None = None) -> list[fl
         math.log1p(longest) / 6,
         headlinks / total,
         math.log1p(headlinks) / 8,
+        float(declares_article(doc)),
+        min(1.0, p_text / total),
+        math.log1p(long_paras) / 3,
+        math.log1p(linked_headings) / 3,
+        linked_headings / max(1, n_headings),
+        math.log1p(dates) / 3,
+        rec_dated,
+        float(_pagination(doc)),
+        group_text / total,
+        math.log1p(group_text / max(1, group_n)) / 6,
+        math.log1p(group_n) / 4,
+        float(url_item),
+        float(url_section),
+        math.log1p(len(item_hrefs)) / 4,
+        len(item_hrefs) / max(1, len(hrefs)),
+        _headline_share(doc, records, p),
+        _headline_share(doc, group, p),
     ]
 
 

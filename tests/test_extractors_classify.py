@@ -60,3 +60,48 @@ def test_probability_is_bounded_and_monotone_in_prior() -> None:
     assert 0.0 <= list_probability(x) <= 1.0
     assert list_probability(x, prior=-2.0) < list_probability(x)
     assert list_probability([1e9] * len(x)) <= 1.0
+
+
+def test_shipped_weights_match_the_features() -> None:
+    from extractors.classify import FEATURES, features
+
+    doc = as_document(LISTING)
+    assert len(Params().weights) == len(FEATURES)
+    assert len(features(doc, 100)) == len(FEATURES)
+
+
+def test_url_shape_item_versus_section() -> None:
+    from extractors.classify import _is_item_url, _page_url
+
+    assert _is_item_url("https://example.org/2024/05/river-levels-fall-again-this-week")
+    assert _is_item_url("/news/content_20240503123.htm")
+    assert _is_item_url("https://example.org/story/8812345")
+    assert not _is_item_url("https://example.org/news/")
+    assert not _is_item_url("https://example.org/sport")
+    canonical = '<html><head><link rel="canonical" href="https://example.org/news/"></head>'
+    assert _page_url(as_document(canonical + "<body><p>x</p></body></html>")) == (
+        "https://example.org/news/"
+    )
+    assert _page_url(as_document(canonical, "https://example.org/a")) == "https://example.org/a"
+
+
+def test_pagination_is_seen() -> None:
+    from extractors.classify import _pagination
+
+    pager = "".join(f'<a href="?page={i}">{i}</a> ' for i in range(1, 6))
+    assert _pagination(as_document(f"<html><body><p>x</p><div>{pager}</div></body></html>"))
+    assert _pagination(as_document('<html><body><a href="/p2">Next</a></body></html>'))
+    assert not _pagination(as_document(ARTICLE))
+
+
+def test_fit_recovers_a_separable_rule() -> None:
+    import numpy as np
+
+    from training.pagetype.dom import _prob, fit
+
+    rng = np.random.default_rng(0)
+    raw = rng.normal(size=(200, 2)) * [1.0, 50.0] + [0.0, 100.0]
+    x = np.hstack([np.ones((200, 1)), raw])
+    y = (raw[:, 0] + (raw[:, 1] - 100.0) / 50.0 > 0).astype(float)
+    w = fit(x, y, l2=1e-3)
+    assert ((_prob(x, w) >= 0.5) == (y == 1)).mean() > 0.95

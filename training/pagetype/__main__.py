@@ -1,9 +1,10 @@
-"""``python -m training.pagetype render|train|evaluate``."""
+"""``python -m training.pagetype render|train|evaluate|dom``."""
 
 from __future__ import annotations
 
 import argparse
 import logging
+from pathlib import Path
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -33,6 +34,20 @@ def main(argv: list[str] | None = None) -> None:
         help="score with the combination rule refitted on the validation pages "
         "(copy it into extractors.visual.Stack to ship it)",
     )
+    dom = sub.add_parser(
+        "dom",
+        help="fit the DOM classifier on the train pages (L2 chosen on val) "
+        "-> extractors/models/pagetype_dom.json",
+    )
+    dom.add_argument("--no-export", action="store_true", help="do not overwrite the weights")
+    dom.add_argument(
+        "--report", action="store_true", help="write benchmarks/results/pagetype-dom.md"
+    )
+    dom.add_argument(
+        "--compare",
+        default=None,
+        help="a JSON {page key: page type} of another classifier version to show beside",
+    )
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     logging.getLogger("jieba").setLevel(logging.WARNING)
@@ -45,6 +60,14 @@ def main(argv: list[str] | None = None) -> None:
         from .train import train as run_train
 
         run_train(epochs=args.epochs, arch=args.arch, export=not args.no_export)
+    elif args.command == "dom":
+        from .dom import run as run_dom
+
+        run_dom(
+            export=not args.no_export,
+            write_report=args.report,
+            compare=Path(args.compare) if args.compare else None,
+        )
     else:
         from .evaluate import evaluate as run_evaluate
 

@@ -1,11 +1,12 @@
 """Score the shipped classifiers on real test pages: DOM only, screenshot only
 and the two combined, side by side, with confusion matrices.
 
-The DOM classifier's weights were fitted on part of the test pages
-(``sources.dom_fitted``), so the side-by-side figures use only the test pages
-it was not fitted on; the screenshot model alone is also scored on every test
-page. The combination rule (``extractors.visual.Stack``) is fitted here on the
-validation pages (``--fit-stack``), never on test pages.
+The previous DOM classifier's weights were fitted on part of the test pages
+(``sources.dom_fitted``; the current ones, ``training.pagetype.dom``, on train
+pages only), so the side-by-side figures use only the other test pages; the
+screenshot model alone is also scored on every test page. The combination
+rule (``extractors.visual.Stack``) is fitted here on the validation pages
+(``--fit-stack``), never on test pages.
 """
 
 from __future__ import annotations
