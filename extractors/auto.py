@@ -39,6 +39,8 @@ log = logging.getLogger(__name__)
 METHOD = "auto"
 # A paragraph line: this many non-space characters.
 LONG_LINE_CHARS = 60
+# A list entry holds a headline and a snippet: at most this many paragraphs.
+MAX_ENTRY_PARAGRAPHS = 2
 
 
 @dataclass(frozen=True, slots=True)
@@ -164,15 +166,21 @@ def _list_is_main(doc: Document, listed: Result, main: Any, p: Params) -> bool:
     return False
 
 
-def _paragraphs_beside(article_text: str, records_text: str) -> int:
-    """Long lines of the article consensus that are in no record: an article
-    with its comments or a link list below it has several, a list page none."""
-    records = "".join(records_text.split())
-    return sum(
-        1
+def _paragraphs_beside(article_text: str, records: list[str]) -> int:
+    """Long lines of the article consensus that no entry holds: an article
+    with its comments or a link list below it has several, a list page none.
+    A "record" holding several long paragraphs is the article itself (a
+    group that took the article's box for one of its items), not an entry."""
+    paragraphs = [
+        "".join(line.split())
         for line in article_text.split("\n")
-        if _chars(line) >= LONG_LINE_CHARS and "".join(line.split()) not in records
-    )
+        if _chars(line) >= LONG_LINE_CHARS
+    ]
+    entries = ["".join(r.split()) for r in records]
+    entries = [
+        e for e in entries if sum(1 for para in paragraphs if para in e) <= MAX_ENTRY_PARAGRAPHS
+    ]
+    return sum(1 for para in paragraphs if not any(para in e for e in entries))
 
 
 def _long_lines(text: str) -> int:
@@ -246,7 +254,8 @@ def _route(
             )
             if no_body or (
                 _list_is_main(doc, listed, main, p)
-                and _paragraphs_beside(article_text, listed.text) < p.list_max_long_lines
+                and _paragraphs_beside(article_text, [r.text for r in listed.records])
+                < p.list_max_long_lines
             ):
                 return _list_result(listed, cls)
     if cls.page_type is PageType.OTHER or chosen is None:

@@ -87,9 +87,10 @@ def test_page_controls_and_contact_lines_are_boilerplate() -> None:
 def test_paragraphs_beside_the_records_mark_an_article() -> None:
     from extractors.auto import _paragraphs_beside
 
-    records = "\n".join(ITEMS)
-    assert _paragraphs_beside("\n".join(ITEMS), records) == 0  # a list page: all in records
-    assert _paragraphs_beside("\n".join([*PARAS, *ITEMS]), records) == len(PARAS)
+    assert _paragraphs_beside("\n".join(ITEMS), ITEMS) == 0  # a list page: all in records
+    assert _paragraphs_beside("\n".join([*PARAS, *ITEMS]), ITEMS) == len(PARAS)
+    # A "record" that is the article's whole box is no entry.
+    assert _paragraphs_beside("\n".join(PARAS), [" ".join(PARAS), *ITEMS]) == len(PARAS)
 
 
 def test_list_page_gives_records() -> None:
