@@ -18,7 +18,10 @@ one page.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
+
+from lxml import etree
 
 from .document import Document, absolute_url, text_content
 
@@ -89,21 +92,26 @@ def next_page(doc: Document, url: str | None = None, params: Params | None = Non
     if not url:
         return None
     base = absolute_url(doc.base_href, url) if doc.base_href else url
+    for href, anchor in _links(doc):
+        target = absolute_url(href, base) if href else None
+        target = target.split("#")[0] if target else None
+        # The URL test first: it is cheap, and few links pass it.
+        if target and page_step(url, target, p.max_pages) and (anchor is None or _pager(anchor, p)):
+            return target
+    return None
+
+
+def _links(doc: Document) -> Iterator[tuple[str | None, etree._Element | None]]:
+    """The ``rel=next`` links (no label needed), then every anchor."""
     for rel, href in doc.links:
         if "next" in rel.split():
-            target = absolute_url(href, base)
-            if target and page_step(url, target.split("#")[0], p.max_pages):
-                return target.split("#")[0]
+            yield href, None
     for a in doc.root.iter("a"):
-        href = a.get("href")
-        if not href:
-            continue
-        label = text_content(a) or a.get("title") or a.get("aria-label") or ""
-        text = "".join(label.split()).lower()
-        # A pager word, or a page number ("2" on the first page).
-        if text not in p.next_words and not (text.isdigit() and len(text) <= 3):
-            continue
-        target = absolute_url(href, base)
-        if target and page_step(url, target.split("#")[0], p.max_pages):
-            return target.split("#")[0]
-    return None
+        yield a.get("href"), a
+
+
+def _pager(a: etree._Element, p: Params) -> bool:
+    """A pager word, or a page number ("2" on the first page)."""
+    label = text_content(a) or a.get("title") or a.get("aria-label") or ""
+    text = "".join(label.split()).lower()
+    return text in p.next_words or (text.isdigit() and len(text) <= 3)
