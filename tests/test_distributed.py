@@ -342,14 +342,18 @@ def test_two_workers_extract_as_one_process_does(
     assert sum(scores) / len(scores) >= 0.95
 
 
+@pytest.mark.parametrize("home_stored", [False, True], ids=["home-unstored", "home-stored"])
 def test_links_claimed_by_a_worker_that_died_before_queueing_them_are_not_lost(
-    tmp_path: Path, db_url: str, redis_url: str, crawl_id: str
+    tmp_path: Path, db_url: str, redis_url: str, crawl_id: str, home_stored: bool
 ) -> None:
     """A worker died after claiming the home page's links (seen set and
     dupefilter) but before queueing them, with the home page in flight. The
     next worker takes the home page over and follows its links past those
     claims: the whole site is stored. (The race that lost a section of the
-    site in a killed-worker run, made deterministic.)"""
+    site in a killed-worker run, made deterministic.) With ``home_stored``
+    the home page is in the database too, as when a worker that gave up on
+    Redis flushed it but could not clear its in-flight entry: the refetch
+    finds it unchanged and must still follow its links past the claims."""
     import pickle
     import urllib.request
 
@@ -379,6 +383,13 @@ def test_links_claimed_by_a_worker_that_died_before_queueing_them_are_not_lost(
         server.hset(keys.inflight(dead), "1", pickle.dumps(entry, protocol=-1))
 
         sites = tmp_path / "sites.txt"
+        if home_stored:  # the home page alone, stored by a plain crawl
+            sites.write_text(f"{home} max_pages=1\n")
+            first = subprocess.run([sys.executable, "-m", "crawler.cli", "crawl", str(sites),
+                                    "--db", db_url, *FAST], capture_output=True, text=True,
+                                   timeout=300, cwd=tmp_path)  # fmt: skip
+            assert first.returncode == 0, first.stderr[-3000:]
+            assert set(stored(db_url, home)) == {"/"}
         sites.write_text(f"{home} max_pages=5000 depth=100\n")
         done = subprocess.run(crawl_cmd(sites, db_url, redis_url, crawl_id), capture_output=True,
                               text=True, timeout=300, cwd=tmp_path)  # fmt: skip

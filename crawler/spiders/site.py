@@ -295,12 +295,14 @@ class SiteSpider(Spider):
         self.crawler.stats.set_value("sitesift/recrawl/not_due", len(done))
         return done
 
-    def _follow_stored(self, url: str, html: str) -> Iterator[Request | PageItem]:
+    def _follow_stored(
+        self, url: str, html: str, *, reclaim: bool = False
+    ) -> Iterator[Request | PageItem]:
         spec = self.by_host.get(host_of(url) or "")
         if spec is None:
             return
         doc = Document(html, url=url)
-        yield from self._follow(spec, doc, url, self.known[url].depth + 1)
+        yield from self._follow(spec, doc, url, self.known[url].depth + 1, reclaim=reclaim)
 
     def close_history(self, spider: Spider) -> None:
         if self.history is not None:
@@ -447,8 +449,12 @@ class SiteSpider(Spider):
         final = canonicalize_url(response.url)
         if final:
             self.seen[spec.host].add(final)
+        # A page taken over from a dead worker: its links may be claimed
+        # (seen set, dupefilter) but were never queued, so follow them past
+        # those claims, whether the page is new, changed or unchanged.
+        reclaim = bool(response.meta.get(RECOVERED))
         if response.status == 304 and self._known_good(item.url):
-            yield from self._unchanged(spec, item, None)
+            yield from self._unchanged(spec, item, None, reclaim)
             return
         reason = self._not_a_page(response, item.content_type)
         if response.status >= 400:
@@ -471,7 +477,7 @@ class SiteSpider(Spider):
         item.content_hash = hashlib.sha256(response.body).hexdigest()
         known = self.known.get(item.url)
         if self._known_good(item.url) and known.content_hash == item.content_hash:
-            yield from self._unchanged(spec, item, doc)
+            yield from self._unchanged(spec, item, doc, reclaim)
             return
         item.document = doc
         item.html = doc.text
@@ -481,7 +487,6 @@ class SiteSpider(Spider):
         self.crawler.stats.inc_value("sitesift/pages/ok")
         # Links first: once the page is stored it counts as done, so its links
         # must already be scheduled (a distributed worker may die in between).
-        reclaim = bool(response.meta.get(RECOVERED))
         yield from self._follow(spec, doc, response.url, item.depth + 1, reclaim=reclaim)
         yield item
 
@@ -490,7 +495,7 @@ class SiteSpider(Spider):
         return known is not None and known.outcome == Outcome.OK
 
     def _unchanged(
-        self, spec: SiteSpec, item: PageItem, doc: Document | None
+        self, spec: SiteSpec, item: PageItem, doc: Document | None, reclaim: bool
     ) -> Iterator[PageItem | Request]:
         """A refetch that found the stored content: recorded, not reprocessed;
         its links come from the stored copy when the server sent none (304)."""
@@ -500,10 +505,11 @@ class SiteSpider(Spider):
         item.url_group = known.url_group
         self.crawler.stats.inc_value("sitesift/pages/unchanged")
         if doc is not None:
-            yield from self._follow(spec, doc, item.final_url or item.url, item.depth + 1)
+            page_url = item.final_url or item.url
+            yield from self._follow(spec, doc, page_url, item.depth + 1, reclaim=reclaim)
         elif self.history is not None:
             for url, html in stored_html(self.history, [item.url]):
-                yield from self._follow_stored(url, html)
+                yield from self._follow_stored(url, html, reclaim=reclaim)
         yield item  # after its links, as in parse()
 
     def _follow(
