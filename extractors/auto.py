@@ -32,6 +32,7 @@ from .document import Document, as_document
 from .metadata import extract_metadata
 from .pagination import next_page
 from .result import LengthClass, PageType, Result
+from .text import nonspace_len
 
 __all__ = ["Params", "extract", "medoid"]
 
@@ -157,7 +158,7 @@ def _list_is_main(doc: Document, listed: Result, main: Any, p: Params) -> bool:
     linked = sum(1 for r in listed.records if r.url) / len(listed.records)
     if linked < p.list_linked_share:
         return False  # paragraphs of an article, not entries
-    records_len = _chars(listed.text)
+    records_len = nonspace_len(listed.text)
     if main is container or any(a is main for a in container.iterancestors()):
         return records_len >= p.list_main_share * max(1, doc.stats[main].text_len)
     if any(a is container for a in main.iterancestors()):
@@ -174,7 +175,7 @@ def _paragraphs_beside(article_text: str, records: list[str]) -> int:
     paragraphs = [
         "".join(line.split())
         for line in article_text.split("\n")
-        if _chars(line) >= LONG_LINE_CHARS
+        if nonspace_len(line) >= LONG_LINE_CHARS
     ]
     entries = ["".join(r.split()) for r in records]
     entries = [
@@ -184,7 +185,7 @@ def _paragraphs_beside(article_text: str, records: list[str]) -> int:
 
 
 def _long_lines(text: str) -> int:
-    return sum(1 for line in text.split("\n") if _chars(line) >= LONG_LINE_CHARS)
+    return sum(1 for line in text.split("\n") if nonspace_len(line) >= LONG_LINE_CHARS)
 
 
 def _list_result(listed: Result, cls: Classification) -> Result:
@@ -193,10 +194,6 @@ def _list_result(listed: Result, cls: Classification) -> Result:
     listed.confidence = cls.confidence
     listed.method = f"{METHOD}:list"
     return listed
-
-
-def _chars(text: str) -> int:
-    return len(text) - sum(1 for c in text if c.isspace())
 
 
 # -- the entry point ----------------------------------------------------------------

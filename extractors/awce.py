@@ -25,6 +25,7 @@ from lxml import etree
 
 from .document import BLOCK_TAGS, FORM_TAGS, Document, as_document, text_lines
 from .result import PageType, Result
+from .text import nonspace_len
 
 METHOD = "awce"
 
@@ -82,7 +83,7 @@ def _own_text_len(el: etree._Element) -> int:
     children's tails)."""
     parts = [el.text or ""]
     parts.extend(child.tail or "" for child in el)
-    return sum(len(p) - sum(1 for c in p if c.isspace()) for p in parts)
+    return sum(map(nonspace_len, parts))
 
 
 def _children(el: etree._Element) -> list[etree._Element]:

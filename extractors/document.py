@@ -10,14 +10,18 @@ of nodes (or on :meth:`Document.copy_tree`), never on the shared tree.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from functools import cached_property
+from typing import Any, TypeVar
 from urllib.parse import urljoin
 
 from lxml import etree, html
 
 from .encoding import decode_html
-from .text import clean_text, collapse_ws, guess_language
+from .text import clean_text, collapse_ws, guess_language, nonspace_len
+
+T = TypeVar("T")
 
 # Tags whose whole subtree is dropped while cleaning.
 DROP_TAGS = frozenset(
@@ -179,12 +183,12 @@ def _clean(root: etree._Element) -> None:
         if el.getparent() is not None:
             el.drop_tree()  # keeps the tail text
     if hidden:
-        total = _nonspace_len(" ".join(root.itertext()))
+        total = nonspace_len(" ".join(root.itertext()))
         for el in hidden:
             if el.getparent() is None:
                 continue
-            text = _nonspace_len(" ".join(el.itertext()))
-            links = sum(_nonspace_len(" ".join(a.itertext())) for a in el.iter("a"))
+            text = nonspace_len(" ".join(el.itertext()))
+            links = sum(nonspace_len(" ".join(a.itertext())) for a in el.iter("a"))
             # Kept only if it is most of the page and is laid out as text
             # (paragraphs, few links): hidden blocks of SEO keyword or link
             # spam are large too, but flat.
@@ -304,6 +308,15 @@ class Document:
         self.stats: dict[etree._Element, NodeStats] = {}
         self.line_count = 0
         self._compute_stats()
+        self._derived: dict[Hashable, Any] = {}
+
+    def derived(self, key: Hashable, compute: Callable[[], T]) -> T:
+        """``compute()``, once per document and ``key``: the tree is never
+        changed after parsing, so what one method derives from it (CETD's
+        densities, the list records) is shared with the others."""
+        if key not in self._derived:
+            self._derived[key] = compute()
+        return self._derived[key]
 
     # -- statistics -------------------------------------------------------
 
@@ -325,7 +338,7 @@ class Document:
                 if tag in BLOCK_TAGS and line_open:
                     line += 1
                     line_open = False
-                tail_len = _nonspace_len(el.tail)
+                tail_len = nonspace_len(el.tail)
                 parent = el.getparent()
                 if parent is not None and parent in stats:
                     pst = stats[parent]
@@ -341,7 +354,7 @@ class Document:
                 line_open = False
             is_link = tag == "a" and el.get("href") is not None
             link = in_link or is_link
-            own = _nonspace_len(el.text)
+            own = nonspace_len(el.text)
             st = NodeStats(
                 text_len=own,
                 link_text_len=own if link else 0,
@@ -381,12 +394,6 @@ def _deepcopy(el: etree._Element) -> etree._Element:
     import copy
 
     return copy.deepcopy(el)
-
-
-def _nonspace_len(text: str | None) -> int:
-    if not text:
-        return 0
-    return len(text) - sum(1 for c in text if c.isspace())
 
 
 def _meta_of(root: etree._Element) -> dict[str, str]:

@@ -295,6 +295,10 @@ def find_records(doc: Document, params: Params | None = None) -> list[etree._Ele
     the seed's depth key would keep each section apart. Groups whose texts
     mostly repeat the group's are not merged (copies for another screen)."""
     params = params or Params()
+    return list(doc.derived(("records", params), lambda: _find_records(doc, params)))
+
+
+def _find_records(doc: Document, params: Params) -> list[etree._Element]:
     all_groups = collect_groups(doc, params)
     by_template: dict[tuple[Any, ...], list[_Group]] = {}
     for g in all_groups:

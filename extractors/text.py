@@ -13,6 +13,7 @@ import threading
 import unicodedata
 from collections.abc import Callable
 from enum import StrEnum
+from functools import lru_cache
 from pathlib import Path
 
 # CJK Unified Ideographs (+ extension A, compatibility) — the characters that
@@ -40,9 +41,15 @@ def collapse_ws(text: str) -> str:
     return _WHITESPACE.sub(" ", text).strip()
 
 
+def nonspace_len(text: str | None) -> int:
+    """Number of non-whitespace characters (``str.split`` drops exactly the
+    characters ``isspace`` names, in C)."""
+    return len("".join(text.split())) if text else 0
+
+
 def cjk_ratio(text: str) -> float:
     """Share of CJK ideographs among the non-space characters."""
-    chars = sum(1 for c in text if not c.isspace())
+    chars = nonspace_len(text)
     if not chars:
         return 0.0
     return len(CJK_CHAR.findall(text)) / chars
@@ -83,9 +90,16 @@ def _split_long_runs(match: re.Match[str]) -> str:
 
 def jieba_words(text: str) -> list[str]:
     """jieba words of a text, without whitespace or punctuation tokens."""
+    return list(_jieba_words(text))
+
+
+# Several methods cut the same texts of a page (boilerpipe's blocks, jusText's
+# paragraphs, repeated menus): segmenting is the costliest step on Chinese.
+@lru_cache(maxsize=8192)
+def _jieba_words(text: str) -> tuple[str, ...]:
     jieba = _load_jieba()
     text = _LONG_RUN.sub(_split_long_runs, text)
-    return [w for w in jieba.lcut(text) if _LATIN_WORD.search(w) or CJK_CHAR.search(w)]
+    return tuple(w for w in jieba.lcut(text) if _LATIN_WORD.search(w) or CJK_CHAR.search(w))
 
 
 def tokens(text: str, tokenizer: Tokenizer | str = Tokenizer.WHITESPACE) -> list[str]:
