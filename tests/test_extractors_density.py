@@ -100,3 +100,79 @@ def test_never_raises_on_arbitrary_input(html: str | bytes) -> None:
     result = extract(html)
     assert result.method == "cetd"
     assert isinstance(result.text, str)
+
+
+def _story(extra_page: str = "", title: str = "Budget deal") -> str:
+    paragraphs = "".join(f"<p>{PARA} Paragraph {i}.</p>" for i in range(4))
+    return (
+        f"<html><head><title>{title} - Daily</title></head><body>"
+        f'<div id="header"><ul>{NAV}</ul></div>{extra_page}'
+        f'<div id="story"><h1>Budget deal</h1>{paragraphs}</div>'
+        "</body></html>"
+    )
+
+
+def test_jump_menu_counts_as_links() -> None:
+    # A <select> of many option labels has no tags per character and no <a>:
+    # counted as plain text it would be the densest node of the page.
+    options = "".join(f"<option>Another headline of the day number {i}</option>" for i in range(40))
+    html = _story(extra_page=f'<div id="jump"><select name="m">{options}</select></div>')
+    result = extract(html)
+    assert result.text.count("The committee met") == 4
+    assert "Another headline" not in result.text
+    off = extract(html, controls_as_links=False)
+    assert "Another headline" in off.text
+
+
+def test_textarea_text_is_not_content() -> None:
+    markup = (
+        "&lt;div class=&quot;gallery&quot;&gt;&lt;img src=&quot;a.jpg&quot;&gt;&lt;/div&gt;" * 60
+    )
+    result = extract(_story(extra_page=f"<textarea>{markup}</textarea>"))
+    assert result.text.count("The committee met") == 4
+    assert "gallery" not in result.text
+
+
+def test_list_of_links_has_zero_density() -> None:
+    # The authors' link-tag count: tags inside anchors, the anchors and the
+    # items made only of links, so C/LC * T/LT = 1 and the CTD is 0.
+    items = "".join(
+        f'<li><a href="/r/{i}"><span>Related story {i}</span></a></li>' for i in range(10)
+    )
+    doc = as_document(f"<html><body><ul id='r'>{items}</ul><p>{PARA}</p></body></html>")
+    dens = compute_density(doc)
+    ul = doc.body.find(".//ul")
+    assert dens.td[ul] == pytest.approx(0.0, abs=1e-9)
+    anchors_only = compute_density(doc, Params(link_tags="anchors"))
+    assert anchors_only.td[ul] > 0
+
+
+def test_headline_repeating_the_title_is_left_out() -> None:
+    result = extract(_story())
+    assert result.text.count("The committee met") == 4
+    assert "Budget deal" not in result.text
+    # Kept when asked, or when it is not the page's title.
+    assert extract(_story(), drop_headline=False).text.startswith("Budget deal")
+    assert extract(_story(title="Something else entirely")).text.startswith("Budget deal")
+
+
+def test_sparse_meta_blocks_inside_the_leader_are_left_out() -> None:
+    meta = (
+        '<div class="meta"><span>Published on 2012-01-17 at 19:49 by staff writers</span>'
+        ' <span>Source: <a href="/s">Wire</a></span>'
+        ' <span class="size"><a href="#">A</a>|<a href="#">A</a></span>'
+        ' <span><a href="#c">0 comments</a></span> <span><a href="#p">Print</a></span></div>'
+    )
+    paragraphs = "".join(f"<p>{PARA} Paragraph {i}.</p>" for i in range(4))
+    html = (
+        "<html><head><title>Budget deal - Daily</title></head><body>"
+        f'<div id="header"><ul>{NAV}</ul></div>'
+        f'<div id="story">{meta}{paragraphs}<p>Short line.</p></div>'
+        f'<div id="side"><ul>{NAV}</ul><ul>{NAV}</ul></div></body></html>'
+    )
+    result = extract(html)
+    assert result.text.count("The committee met") == 4
+    assert "Short line." in result.text  # text-only blocks are not judged by the share
+    assert "comments" not in result.text
+    # Above the path threshold: only the share of the leader's density drops it.
+    assert "comments" in extract(html, leader_share=0.0).text
