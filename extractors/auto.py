@@ -28,7 +28,7 @@ from typing import Any
 
 from .boilerplate import clean_lines
 from .classify import Classification, classify
-from .document import Document, as_document
+from .document import HEADING_TAGS, Document, absolute_url, as_document
 from .metadata import extract_metadata
 from .pagination import next_page
 from .result import LengthClass, PageType, Result
@@ -77,6 +77,13 @@ class Params:
     # 400) + 150 DAnIEL/zh-news pages, best text F1 (no news article left
     # with list text), at a cost in list recall.
     list_max_long_lines: int = 3
+    # ...or when the page is short, the consensus body is a teaser (its
+    # headline links to another page) and the linked entries hold at least
+    # this multiple of its text: a front page whose article methods all agree
+    # on the lead story's paragraph among many headlines.
+    short_list_records_share: float = 1.0
+    # The body's headline is looked for in it and this many ancestors up.
+    headline_levels: int = 3
     # Remove the headline and generic boilerplate lines from article text.
     clean: bool = True
 
@@ -155,8 +162,7 @@ def _list_is_main(doc: Document, listed: Result, main: Any, p: Params) -> bool:
     container = listed.node
     if container is None or main is None or main not in doc.stats:
         return False
-    linked = sum(1 for r in listed.records if r.url) / len(listed.records)
-    if linked < p.list_linked_share:
+    if _linked_share(listed) < p.list_linked_share:
         return False  # paragraphs of an article, not entries
     records_len = nonspace_len(listed.text)
     if main is container or any(a is main for a in container.iterancestors()):
@@ -165,6 +171,40 @@ def _list_is_main(doc: Document, listed: Result, main: Any, p: Params) -> bool:
         entries = records_len <= p.list_record_chars * len(listed.records)
         return entries and records_len >= p.list_tight_share * max(1, doc.stats[container].text_len)
     return False
+
+
+def _is_teaser(node: Any, url: str | None, p: Params) -> bool:
+    """Whether the body's headline (the first heading in it or in one of its
+    nearest ancestors) links to another page: the lead story of a front page
+    is a teaser under a linked headline, an article's body sits under its own
+    plain headline (or one linking to itself)."""
+    el = node
+    for _ in range(p.headline_levels + 1):
+        if el is None:
+            return False
+        heading = next(el.iter(*HEADING_TAGS), None)
+        if heading is not None:
+            page = (url or "").split("#")[0]
+            hrefs = (absolute_url(a.get("href") or "", url) or "" for a in heading.iter("a"))
+            return any(
+                h and not h.startswith(("#", "javascript:")) and h.split("#")[0] != page
+                for h in hrefs
+            )
+        el = el.getparent()
+    return False
+
+
+def _linked_share(listed: Result) -> float:
+    return sum(1 for r in listed.records if r.url) / len(listed.records)
+
+
+def _short_hub(listed: Result, article_text: str, cls: Classification, p: Params) -> bool:
+    """A short page whose linked entries outweigh the article consensus."""
+    return (
+        cls.length_class is LengthClass.SHORT
+        and _linked_share(listed) >= p.list_linked_share
+        and nonspace_len(listed.text) >= p.short_list_records_share * nonspace_len(article_text)
+    )
 
 
 def _paragraphs_beside(article_text: str, records: list[str]) -> int:
@@ -249,10 +289,15 @@ def _route(
                 agreement < p.list_max_agreement
                 and _long_lines(article_text) < p.list_max_long_lines
             )
-            if no_body or (
-                _list_is_main(doc, listed, main, p)
-                and _paragraphs_beside(article_text, [r.text for r in listed.records])
-                < p.list_max_long_lines
+            teaser = _is_teaser(main, url, p)
+            if (
+                no_body
+                or (teaser and _short_hub(listed, article_text, cls, p))
+                or (
+                    _list_is_main(doc, listed, main, p)
+                    and _paragraphs_beside(article_text, [r.text for r in listed.records])
+                    < p.list_max_long_lines
+                )
             ):
                 return _list_result(listed, cls)
     if cls.page_type is PageType.OTHER or chosen is None:

@@ -172,8 +172,13 @@ def control_links(doc: Document) -> dict[etree._Element, int]:
 
 def compute_density(doc: Document, params: Params | None = None) -> Density:
     """Text density, density sum and the density-sum leader of every subtree,
-    in one bottom-up pass."""
+    in one bottom-up pass (once per document and parameters: CETD and
+    SCEDD's length classifier share it)."""
     params = params or Params()
+    return doc.derived(("density", params), lambda: _compute_density(doc, params))
+
+
+def _compute_density(doc: Document, params: Params) -> Density:
     stats = doc.stats
     body_st = stats.get(doc.body, NodeStats())
     use_controls = params.controls_as_links

@@ -103,6 +103,41 @@ def test_list_page_gives_records() -> None:
     assert result.lines[0].startswith(ITEMS[0])
 
 
+def _front_page(lead_headline: str) -> str:
+    sections = "".join(
+        f'<section><h2><a href="/s{s}/">Section {s}</a></h2><ul>'
+        + "".join(
+            f'<li><a href="/s{s}/{i}.html">{ITEMS[s * 3 + i]}</a> <span>2024-05-0{i + 1}</span>'
+            "</li>"
+            for i in range(3)
+        )
+        + "</ul></section>"
+        for s in range(3)
+    )
+    return f"""<html><head><title>The Ledger</title></head><body><ul class="menu">{NAV}</ul>
+<main><section class="lead"><h2>{lead_headline}</h2><p>{PARAS[0]}</p></section>{sections}</main>
+</body></html>"""
+
+
+def test_a_front_page_with_a_lead_story_teaser_is_a_list() -> None:
+    """Every article method agrees on the lead story's one paragraph; its
+    headline links to the story, so it is a teaser and the page a list."""
+    from extractors.auto import _is_teaser
+
+    url = "https://example.com/"
+    result = extract(_front_page('<a href="/lead.html">Council approves park budget</a>'), url=url)
+    assert result.page_type is PageType.LIST
+    assert [r.url for r in result.records][:3] == [f"{url}s0/{i}.html" for i in range(3)]
+    # An article's own headline is plain, or links to the page itself.
+    doc = as_document(_front_page("Council approves park budget"), url)
+    lead = doc.body.find(".//p")
+    assert not _is_teaser(lead, url, Params())
+    doc = as_document(_front_page('<a href="/#top">Council approves park budget</a>'), url)
+    assert not _is_teaser(doc.body.find(".//p"), url, Params())
+    doc = as_document(_front_page('<a href="/lead.html">Council approves park budget</a>'), url)
+    assert _is_teaser(doc.body.find(".//p"), url, Params())
+
+
 def test_medoid_picks_the_output_others_agree_with() -> None:
     good = "\n".join(PARAS)
     results = {
