@@ -131,7 +131,9 @@ def tokenizer_for(text: str) -> Callable[[str], list[str]]:
 def clean_text(text: str) -> str:
     """Valid printable Unicode: drop control and format characters (keep
     newlines and tabs), normalise non-breaking and ideographic spaces."""
-    if text.isprintable():  # the common case: nothing to drop or normalise
+    # The common case, nothing to drop or normalise: all printable but for
+    # the newlines and tabs that are kept.
+    if text.isprintable() or text.replace("\n", "").replace("\t", "").isprintable():
         return text
     out = []
     for ch in text:
@@ -145,17 +147,23 @@ def clean_text(text: str) -> str:
     return "".join(out)
 
 
+_LETTER = re.compile(r"[^\W\d_]")  # letters (str.isalpha, plus a few numerals like ²)
+_KANA = re.compile("[\u3040-\u30ff]")
+_HANGUL = re.compile("[\uac00-\ud7af]")
+_ASCII_LETTER = re.compile("[a-zA-Z]")
+
+
 def guess_language(text: str) -> str | None:
     """A coarse language code from the script: ``zh``, ``ja``, ``ko``, ``en``
     or None. Good enough for picking tokenizers and stoplists."""
     sample = text[:20_000]
     if not sample.strip():
         return None
-    letters = sum(1 for c in sample if c.isalpha())
+    letters = len(_LETTER.findall(sample))
     if not letters:
         return None
-    kana = sum(1 for c in sample if "\u3040" <= c <= "\u30ff")
-    hangul = sum(1 for c in sample if "\uac00" <= c <= "\ud7af")
+    kana = len(_KANA.findall(sample))
+    hangul = len(_HANGUL.findall(sample))
     han = len(CJK_CHAR.findall(sample))
     if kana > 0.05 * letters:
         return "ja"
@@ -163,7 +171,7 @@ def guess_language(text: str) -> str | None:
         return "ko"
     if han > 0.2 * letters:
         return "zh"
-    ascii_letters = sum(1 for c in sample if c.isascii() and c.isalpha())
+    ascii_letters = len(_ASCII_LETTER.findall(sample))
     if ascii_letters > 0.7 * letters:
         return "en"
     return None
