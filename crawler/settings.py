@@ -35,6 +35,7 @@ EXTENSIONS = {
     "scrapy.extensions.telnet.TelnetConsole": None,
     "crawler.throttle.SiteThrottle": 0,
     "crawler.progress.Progress": 500,
+    "crawler.looplag.LoopLag": 510,
 }
 
 # -- bounds: nothing unbounded reaches the parser -------------------------------
@@ -125,6 +126,9 @@ SITESIFT_EXTRACT_ENABLED = True
 SITESIFT_EXTRACT_METHOD = "auto"  # or any name of extractors.METHODS
 SITESIFT_EXTRACT_REFERENCES = 2  # pages kept per URL group for layout similarity
 SITESIFT_EXTRACT_MAX_GROUPS = 200  # URL groups kept in that cache (LRU)
+# Classification and extraction run in this many worker threads, off the
+# reactor (pipelines/offload.py): a slow page never stalls the crawl.
+SITESIFT_EXTRACT_THREADS = 1
 
 # -- storage, dedup, export, schedule (pipelines/store.py, pipelines/dedup.py) ---------
 # A batch the database refuses is retried this often, waiting BACKOFF, 2x,

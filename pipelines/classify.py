@@ -20,6 +20,7 @@ from crawler.distributed import shared_state
 from crawler.items import Outcome, PageItem
 from extractors.classify import Classification, classify
 from extractors.result import PageType
+from pipelines.offload import off_reactor
 
 log = logging.getLogger(__name__)
 
@@ -83,11 +84,11 @@ class ClassifyPipeline:
             raise NotConfigured("SITESIFT_CLASSIFY_ENABLED is off")
         return cls(crawler, config)
 
-    def process_item(self, item: PageItem, spider: Spider | None = None) -> PageItem:
+    async def process_item(self, item: PageItem, spider: Spider | None = None) -> PageItem:
         if item.outcome is not Outcome.OK or item.document is None:
             return item
         try:
-            decision = combine(classify(item.document, item.url), self._visual(item))
+            decision = await off_reactor(self.crawler, self._decide, item)
         except Exception as exc:  # never lose the page over a classification
             log.warning("classify failed on %s: %s", item.url, exc)
             self.crawler.stats.inc_value(f"sitesift/classify/failed/{type(exc).__name__}")
@@ -98,6 +99,10 @@ class ClassifyPipeline:
         item.confidence = decision.confidence
         self.crawler.stats.inc_value(f"sitesift/classify/{page_type}")
         return item
+
+    def _decide(self, item: PageItem) -> Classification:
+        """The page's own decision, DOM and screenshot (in the worker thread)."""
+        return combine(classify(item.document, item.url), self._visual(item))
 
     def _visual(self, item: PageItem) -> float | None:
         """The screenshot's P(list), when the page has one."""

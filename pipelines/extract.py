@@ -19,6 +19,7 @@ from crawler.urls import canonicalize_url
 from extractors import METHODS, extract
 from extractors.classify import Classification
 from extractors.result import LengthClass, PageType, Result
+from pipelines.offload import off_reactor
 
 log = logging.getLogger(__name__)
 
@@ -131,7 +132,7 @@ class ExtractPipeline:
         )
         return cls(crawler, config)
 
-    def process_item(self, item: PageItem, spider: Spider | None = None) -> PageItem:
+    async def process_item(self, item: PageItem, spider: Spider | None = None) -> PageItem:
         if item.outcome is not Outcome.OK or item.document is None:
             return item
         url = item.final_url or item.url
@@ -140,7 +141,9 @@ class ExtractPipeline:
         if self.config.method == "auto":
             kwargs.update(fetched_at=item.fetched_at, classification=_classification(item))
         try:
-            result = extract(item.document, url, method=self.config.method, **kwargs)
+            result = await off_reactor(
+                self.crawler, extract, item.document, url, method=self.config.method, **kwargs
+            )
         except Exception as exc:  # the page is stored without text, never lost
             log.warning("extract failed on %s: %s", url, exc)
             self.crawler.stats.inc_value(f"sitesift/extract/failed/{type(exc).__name__}")
