@@ -4,9 +4,11 @@ A small equivalent of APScheduler with a SQLAlchemy job store (APScheduler
 pickles callables into its store; ours keeps plain rows that ``schedule
 list`` can show and PostgreSQL and SQLite share). Each due job is claimed
 with one conditional UPDATE — a lease — so two schedulers, or one restarted,
-never start two runs of one job; the claim also moves ``next_run_at`` on,
-so missed runs collapse into one instead of piling up. Every crawl is its
-own ``sitesift crawl`` process; its outcome lands in ``crawl_runs``.
+never start two runs of one job. Starting the crawl moves ``next_run_at``
+on, so missed runs collapse into one instead of piling up, and a scheduler
+killed between its claim and the start leaves the run due, not skipped.
+Every crawl is its own ``sitesift crawl`` process; its outcome lands in
+``crawl_runs``.
 """
 
 from __future__ import annotations
@@ -181,7 +183,6 @@ def claim(engine: Engine, name: str, lease: float, *, force: bool = False) -> Jo
                 lease_until=now + timedelta(seconds=lease),
                 running_pid=os.getpid(),
                 running_host=host,
-                next_run_at=next_run(job.cron, job.every_seconds, now),
             )
         ).rowcount
     return get_job(engine, name) if claimed == 1 else None
@@ -220,7 +221,9 @@ def launch(engine: Engine, db_url: str, job: Job, log_dir: Path | None) -> Runni
         stderr=log or subprocess.DEVNULL,
         start_new_session=True,
     )
-    _set(engine, job.name, running_pid=process.pid, last_run_at=utcnow())
+    now = utcnow()  # the period's run is taken: the next one is due after it
+    _set(engine, job.name, running_pid=process.pid, last_run_at=now,
+         next_run_at=next_run(job.cron, job.every_seconds, now))  # fmt: skip
     logger.info("job %s: started crawl (pid %d)", job.name, process.pid)
     return Running(job, process, utcnow())
 

@@ -16,7 +16,9 @@ from crawler.scheduler import (
     ScheduleError,
     add_job,
     claim,
+    finish,
     get_job,
+    launch,
     list_jobs,
     parse_every,
     remove_job,
@@ -61,8 +63,9 @@ def test_one_run_per_job_and_missed_runs_collapse(db_url: str, tmp_path: Path) -
     assert first is not None
     assert claim(engine, "j", lease=60) is None  # held: no second run
     assert claim(engine, "j", lease=60, force=True) is None  # not even run-now
-    job = get_job(engine, "j")
-    assert job.next_run_at > utcnow() + timedelta(minutes=59)  # one run, not ten
+    running = launch(engine, db_url, first, None)  # a crawl of nothing: it ends quickly
+    assert get_job(engine, "j").next_run_at > utcnow() + timedelta(minutes=59)  # one run, not ten
+    finish(engine, running, running.process.wait(timeout=120))
     with engine.begin() as conn:  # the lease ran out and its holder is gone
         conn.execute(update(scheduled_jobs).values(lease_until=utcnow() - timedelta(seconds=1),
                                                    running_pid=None))  # fmt: skip
@@ -236,6 +239,36 @@ def test_scheduler_killed_while_its_crawl_runs_neither_loses_nor_doubles(tmp_pat
     assert job.running_pid is None and job.last_exit == 0 and job.last_run_id == runs[1].id
     assert job.next_run_at > utcnow() + timedelta(minutes=50)
     assert "of a previous scheduler ended" in log.read_text()
+
+
+def test_a_scheduler_killed_between_claim_and_start_leaves_the_run_due(tmp_path: Path) -> None:
+    """The claim takes the lease only; the run is consumed when its crawl
+    starts. A scheduler that died in between (its claim held by a dead pid)
+    does not skip the period: the next scheduler runs it."""
+    db = f"sqlite:///{tmp_path / 'sched.db'}"
+    log = tmp_path / "scheduler.log"
+    sites = tmp_path / "sites.txt"
+    sites.write_text("http://127.0.0.1:9/\n")  # nothing listens: the crawl ends at once
+    engine = connect(db)
+    add_job(engine, "j", str(sites), every="1h")
+    engine.dispose()
+    _due_now(db, "j")
+    died = subprocess.run([sys.executable, "-c", "from crawler.scheduler import claim; "
+                           f"from pipelines.schema import connect; assert claim(connect({db!r}), "
+                           "'j', 60)"], capture_output=True, text=True)  # fmt: skip
+    assert died.returncode == 0, died.stderr
+    engine = connect(db)
+    job = get_job(engine, "j")
+    assert job.running_pid and job.next_run_at <= utcnow()  # claimed by the dead, still due
+    second = _scheduler(db, log, "--max-runs", "1")
+    try:
+        assert second.wait(timeout=180) == 0, log.read_text()[-3000:]
+    finally:
+        second.kill()
+    assert len(_job_runs(db, "j")) == 1, log.read_text()[-3000:]
+    job = get_job(engine, "j")
+    engine.dispose()
+    assert job.running_pid is None and job.next_run_at > utcnow() + timedelta(minutes=50)
 
 
 def test_a_run_due_while_the_scheduler_is_down_happens_once(tmp_path: Path) -> None:
