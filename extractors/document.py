@@ -10,6 +10,7 @@ of nodes (or on :meth:`Document.copy_tree`), never on the shared tree.
 from __future__ import annotations
 
 import re
+import threading
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from functools import cached_property
@@ -220,7 +221,7 @@ def parse_html(text: str) -> etree._Element:
     if text.lstrip().startswith("<?xml"):
         text = re.sub(r"^\s*<\?xml[^>]*\?>", "", text)
     try:
-        root = html.document_fromstring(text, parser=_PARSER) if text.strip() else None
+        root = html.document_fromstring(text, parser=_parser()) if text.strip() else None
     except (etree.ParserError, ValueError):
         root = None
     if root is None:
@@ -249,7 +250,19 @@ def _scrub_xml_invalid(root: etree._Element) -> None:
                     el.set(key, sub("", value))
 
 
-_PARSER = html.HTMLParser(remove_comments=True, remove_pis=True, huge_tree=True, recover=True)
+_parsers = threading.local()
+
+
+def _parser() -> html.HTMLParser:
+    """This thread's parser: an lxml parser must not be used by two threads
+    at once (a crawl parses in its event loop and extracts in a worker)."""
+    parser = getattr(_parsers, "parser", None)
+    if parser is None:
+        parser = html.HTMLParser(
+            remove_comments=True, remove_pis=True, huge_tree=True, recover=True
+        )
+        _parsers.parser = parser
+    return parser
 
 
 class Document:
