@@ -84,6 +84,57 @@ def test_page_controls_and_contact_lines_are_boilerplate() -> None:
     assert not is_boilerplate("他在电话里说，这件事情要等到明年才能有结果。")
 
 
+# One line of each kind of English furniture (extractors.boilerplate), as a
+# news page prints it around its article.
+FURNITURE = {
+    "dateline": ["Last updated at 2:07 AM on 14th December 2011", "(PA) – 6 hours ago"],
+    "byline": ["By Jane Doe Health reporter, The Ledger", "By JANE DOE // Ledger News"],
+    "contact": ["jdoe@ledger.example", "To contact the reporter: jdoe@ledger.example"],
+    "social": ["For updates, follow The Ledger on Twitter", "Twitter: @janedoe"],
+    "credit": [
+        "Ann Roe in Leeds contributed to this report.",
+        "(Reporting by Jane Doe; Editing by Ann Roe)",
+        "--Editors: Ann Roe, Bob Poe",
+        "The boathouse will become a museum. Photo: Jane Doe/The Ledger",
+    ],
+    "prompt": ["Be the first to comment.", "Post your Comment", "Tags: park, budget, council"],
+}
+FURNITURE_PAGE = f"""<html lang="en"><head><title>Council approves park budget</title></head>
+<body><ul>{NAV}</ul><article><h1>Council approves park budget</h1>
+{"".join(f"<p>{line}</p>" for lines in FURNITURE.values() for line in lines[:1])}
+{"".join(f"<p>{p}</p>" for p in PARAS)}
+{"".join(f"<p>{line}</p>" for lines in FURNITURE.values() for line in lines[1:])}
+</article><ul>{NAV}</ul></body></html>"""
+
+
+def test_english_furniture_lines_are_boilerplate() -> None:
+    from extractors.boilerplate import is_boilerplate
+
+    for kind, lines in FURNITURE.items():
+        for line in lines:
+            assert is_boilerplate(line), (kind, line)
+    # Sentences that only share a word with the furniture stay.
+    for line in (
+        "By the end of the year, the council said, the playground will be open again.",
+        "Unsure how to apply? Residents can write to the council and ask for a form.",
+        "Shops like Facebook and Instagram pages are now part of the campaign, she said.",
+        "The photo of the old boathouse was taken in 1920 by a local teacher.",
+    ):
+        assert not is_boilerplate(line), line
+    result = extract(FURNITURE_PAGE, url="https://example.com/news/2024/05/03/park.html")
+    assert result.lines == PARAS
+
+
+def test_a_long_comments_header_still_cuts_the_comments() -> None:
+    from extractors.boilerplate import cut_comments
+
+    header = (
+        "Here's what other readers have said. Why not add your thoughts, "
+        "or debate this issue live on our message boards."
+    )
+    assert cut_comments([*PARAS, header, "Nonsense, all of it. - Ann, Leeds"]) == PARAS
+
+
 def test_paragraphs_beside_the_records_mark_an_article() -> None:
     from extractors.auto import _paragraphs_beside
 
