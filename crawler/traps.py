@@ -61,15 +61,18 @@ class TrapGuard:
         self.params = params or TrapParams()
         self.pages_per_pattern: Counter[str] = Counter()
         self.full_patterns: set[str] = set()
+        # URLs already counted: a URL checked again (the links of a page taken
+        # over from a dead worker are followed a second time) uses no budget.
+        self.counted: set[str] = set()
 
     def check(self, url: str) -> str | None:
         """Why ``url`` (canonical) looks like a trap, or None. A URL that
-        passes counts against its pattern's budget."""
+        passes counts against its pattern's budget, once."""
         reason = self.shape_reason(url)
         if reason:
             return reason
         limit = self.params.max_group_pages
-        if not limit:
+        if not limit or url in self.counted:
             return None
         pattern = url_pattern(url)
         if self.pages_per_pattern[pattern] >= limit:
@@ -82,6 +85,7 @@ class TrapGuard:
                 "(SITESIFT_TRAP_MAX_GROUP_PAGES; raise it if this is a real section)"
             )
         self.pages_per_pattern[pattern] += 1
+        self.counted.add(url)
         return None
 
     def shape_reason(self, url: str) -> str | None:

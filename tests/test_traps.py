@@ -31,6 +31,15 @@ def test_a_pattern_gets_its_share_and_no_more() -> None:
     assert guard.check("http://a.com/news/2024/05/a-story.html") is None
 
 
+def test_a_url_checked_again_uses_no_budget() -> None:
+    """The links of a page taken over from a dead worker are checked a second
+    time; counting them again made real pages of a section look like a trap."""
+    guard = TrapGuard(TrapParams(max_group_pages=3))
+    days = [f"http://a.com/calendar/2024/05/{d:02d}/" for d in range(1, 4)]
+    assert [guard.check(url) for url in days + days] == [None] * 6
+    assert guard.check("http://a.com/calendar/2024/05/04/") is not None
+
+
 def test_zero_turns_a_guard_off_and_negatives_are_refused() -> None:
     guard = TrapGuard(TrapParams(max_url_length=0, max_segment_repeats=0, max_group_pages=0))
     assert guard.check("http://a.com/x/x/x/x/x/?q=" + "y" * 5000) is None
