@@ -135,6 +135,22 @@ def test_a_long_comments_header_still_cuts_the_comments() -> None:
     assert cut_comments([*PARAS, header, "Nonsense, all of it. - Ann, Leeds"]) == PARAS
 
 
+def test_lead_paragraph_above_the_chosen_body_is_put_back() -> None:
+    from extractors.auto import _with_lead
+
+    body = "\n".join(PARAS[1:])
+    results = {
+        "cetd": Result(text=body),
+        "layout": Result(text=body),
+        # Block-level: the lead paragraph sits in its own box above the body.
+        "boilerpipe": Result(text="\n".join(["Park budget", "By Jane Doe", *PARAS])),
+    }
+    assert _with_lead(body, results, "cetd", Params()).split("\n") == PARAS
+    # A short line right above the body (a byline) ends the lead: nothing added.
+    results["boilerpipe"] = Result(text="\n".join([PARAS[0], "By Jane Doe", *PARAS[1:]]))
+    assert _with_lead(body, results, "cetd", Params()) == body
+
+
 def test_paragraphs_beside_the_records_mark_an_article() -> None:
     from extractors.auto import _paragraphs_beside
 
