@@ -136,9 +136,9 @@ def is_boilerplate(line: str) -> bool:
         return False
     if _EDITOR.search(line) or _NOISE.search(line) or _FURNITURE.search(line):
         return True
-    if _chars(line) <= 60 and _BYLINE.match(line.strip()):
-        return True
     stripped = line.strip()
+    if _chars(line) <= 60 and _BYLINE.match(stripped):
+        return True
     if any(rule.search(stripped) for rule in _ENGLISH):
         return True
     return bool(_chars(line) <= 40 and _HAS_DATE.search(line) and _DATE_ONLY.match(line))

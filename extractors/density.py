@@ -337,12 +337,11 @@ def headline(doc: Document, root: etree._Element) -> etree._Element | None:
     title = "".join((doc.title or "").split())
     if len(title) < _MIN_HEADLINE:
         return None
-    for el in root.iter(_HEADINGS):
-        text = "".join("".join(el.itertext()).split())
-        if len(text) >= _MIN_HEADLINE and (text in title or title in text):
-            return el
+    el = next(root.iter(_HEADINGS), None)
+    if el is None:
         return None
-    return None
+    text = "".join("".join(el.itertext()).split())
+    return el if len(text) >= _MIN_HEADLINE and (text in title or title in text) else None
 
 
 def cetd(

@@ -225,40 +225,25 @@ def test_workers_together_keep_to_a_sites_delay(
     tmp_path: Path, db_url: str, redis_url: str, crawl_id: str
 ) -> None:
     """Two workers, a 0.4 s delay: the site sees one request per 0.4 s, not two."""
-    import threading
-    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+    from tests.local_site import serving
 
     times: list[float] = []
 
-    class Site(BaseHTTPRequestHandler):
-        def do_GET(self) -> None:  # noqa: N802
-            times.append(time.monotonic())
-            if self.path == "/robots.txt":
-                body = b"User-agent: *\nAllow: /\n"
-            else:
-                links = "".join(f'<a href="/p{i}.html">page {i}</a>' for i in range(24))
-                body = f"<html><body><p>A page.</p>{links}</body></html>".encode()
-            self.send_response(200)
-            self.send_header("Content-Type", "text/html; charset=utf-8")
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
+    def page(path: str) -> str:
+        times.append(time.monotonic())
+        if path == "/robots.txt":
+            return "User-agent: *\nAllow: /\n"
+        links = "".join(f'<a href="/p{i}.html">page {i}</a>' for i in range(24))
+        return f"<html><body><p>A page.</p>{links}</body></html>"
 
-        def log_message(self, *args: object) -> None:
-            pass
-
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Site)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    try:
+    with serving(page) as base:
         sites = tmp_path / "sites.txt"
-        sites.write_text(f"http://127.0.0.1:{server.server_address[1]}/\n")
+        sites.write_text(f"{base}\n")
         polite = ["-s", "DOWNLOAD_DELAY=0.4", "-s", "DOWNLOAD_DELAY_JITTER=0",
                   "-s", "CONCURRENT_REQUESTS_PER_DOMAIN=1",
                   "-s", "SITESIFT_FOLLOW_SITEMAPS=False"]  # fmt: skip
         cmd = crawl_cmd(sites, db_url, redis_url, crawl_id, *polite, "--workers", "2")
         done = subprocess.run(cmd, capture_output=True, text=True, timeout=300, cwd=tmp_path)
-    finally:
-        server.shutdown()
     assert done.returncode == 0, done.stderr[-3000:]
     assert len(times) >= 25  # 2 robots.txt, the home page, 24 pages
     gaps = [b - a for a, b in zip(times, times[1:], strict=False)]

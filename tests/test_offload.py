@@ -8,9 +8,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-import threading
 import time
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 from sqlalchemy import create_engine, select
@@ -19,6 +17,7 @@ from extractors import extract
 from extractors.classify import classify
 from extractors.document import Document
 from pipelines.schema import crawl_runs, pages
+from tests.local_site import serving
 
 PARAGRAPH = "<p>" + "Some words of a long paragraph that goes on and on. " * 20 + "</p>"
 HEAVY = f"<html><head><title>Heavy</title></head><body>{PARAGRAPH * 6000}</body></html>"
@@ -28,26 +27,14 @@ HOME = "<html><body>" + "".join(
 ) + '<a href="/heavy.html">heavy</a></body></html>'  # fmt: skip
 
 
-class _Handler(BaseHTTPRequestHandler):
-    def do_GET(self) -> None:  # noqa: N802 - http.server's name
-        if self.path == "/":
-            body = HOME
-        elif self.path == "/heavy.html":
-            body = HEAVY
-        elif self.path.startswith("/p"):
-            body = f"<html><body><h1>Page</h1>{PARAGRAPH * 3}</body></html>"
-        else:
-            self.send_error(404)
-            return
-        data = body.encode()
-        self.send_response(200)
-        self.send_header("Content-Type", "text/html; charset=utf-8")
-        self.send_header("Content-Length", str(len(data)))
-        self.end_headers()
-        self.wfile.write(data)
-
-    def log_message(self, *args: object) -> None:
-        pass
+def _page(path: str) -> str | None:
+    if path == "/":
+        return HOME
+    if path == "/heavy.html":
+        return HEAVY
+    if path.startswith("/p"):
+        return f"<html><body><h1>Page</h1>{PARAGRAPH * 3}</body></html>"
+    return None
 
 
 def test_a_page_slow_to_extract_does_not_stall_the_crawl(tmp_path: Path) -> None:
@@ -57,11 +44,9 @@ def test_a_page_slow_to_extract_does_not_stall_the_crawl(tmp_path: Path) -> None
     extract(doc)
     seconds = time.perf_counter() - started  # what the page costs, here and now
 
-    server = ThreadingHTTPServer(("127.0.0.1", 0), _Handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    try:
+    with serving(_page) as base:
         sites = tmp_path / "sites.txt"
-        sites.write_text(f"http://127.0.0.1:{server.server_port}/\n")
+        sites.write_text(f"{base}\n")
         db = tmp_path / "crawl.db"
         done = subprocess.run(
             [sys.executable, "-m", "crawler.cli", "crawl", str(sites), "--db", f"sqlite:///{db}",
@@ -69,8 +54,6 @@ def test_a_page_slow_to_extract_does_not_stall_the_crawl(tmp_path: Path) -> None
              "-s", "SITESIFT_SCREENSHOTS=none"],
             capture_output=True, text=True, timeout=300, cwd=tmp_path,
         )  # fmt: skip
-    finally:
-        server.shutdown()
     assert done.returncode == 0, done.stderr[-3000:]
     engine = create_engine(f"sqlite:///{db}")
     with engine.connect() as conn:
