@@ -8,7 +8,9 @@ The seeds (``../shared/seeds``) report:
 
 - SCEDD: share of *short* news pages (its 450-byte classifier) whose LCS
   precision error ``1 - LCS/len(extracted)`` is at most 20%: nearly 80%
-  ("仍有近20%的短正文网页的正文抽取效果不好", 144 pages).
+  ("仍有近20%的短正文网页的正文抽取效果不好", 144 pages). Measured on the
+  short pages of our Chinese news (the seed's kind) and, harder, on the short
+  pages of every article set (English, blogs, docs).
 - CETD (the text-density method SCEDD routes long pages to): SCEDD's Table 1
   gives 190 wrong pages of 2,823 news pages, 72 of them among the 144 short
   ones, so (2,823 - 144 - 118) / (2,823 - 144) = 95.6% of long pages within
@@ -250,21 +252,26 @@ def measure(pool: Pool, run: Runner) -> list[Outcome]:
         )
     )
 
-    short = pool.short_articles()
-    share = within_bound(run.lcs("scedd", short))
-    recall = _mean([r for _, r, _ in run.lcs("scedd", short)])
-    out.append(
-        Outcome(
-            "SCEDD",
-            "scedd",
-            "short articles (SCEDD classifier) of all article sets",
-            len(short),
-            "pages with LCS precision error ≤ 20%",
-            "~80% (of 144 short news pages)",
-            f"{_pct(share)} (char recall {recall:.2f})",
-            share >= 0.8,
-        )
+    # The seed's own kind (short Chinese news pages), then every short article.
+    short_pools = (
+        ("short Chinese news (SCEDD classifier)", pool.of_length(zh, LengthClass.SHORT)),
+        ("short articles (SCEDD classifier) of all article sets", pool.short_articles()),
     )
+    for desc, short in short_pools:
+        prf = run.lcs("scedd", short)
+        share, recall = within_bound(prf), _mean([r for _, r, _ in prf])
+        out.append(
+            Outcome(
+                "SCEDD",
+                "scedd",
+                desc,
+                len(short),
+                "pages with LCS precision error ≤ 20%",
+                "~80% (of 144 short news pages)",
+                f"{_pct(share)} (char recall {recall:.2f})",
+                share >= 0.8,
+            )
+        )
 
     p, r = awce_pr(run.lcs("awce", zh))
     bp, br = awce_pr(run.lcs("boilerpipe", zh))

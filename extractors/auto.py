@@ -141,7 +141,11 @@ def medoid(results: dict[str, Result]) -> tuple[str | None, float]:
 def _run(name: str, doc: Document, url: str | None, reference: Any) -> Result | None:
     from . import METHODS
 
-    kwargs = {"reference": reference} if name == "layout" and reference is not None else {}
+    kwargs: dict[str, Any] = (
+        {"reference": reference} if name == "layout" and reference is not None else {}
+    )
+    if name == "scedd":
+        kwargs["clean"] = False  # voters vote on their raw output; auto cleans the winner
     try:
         return METHODS[name](doc, url, **kwargs)
     except Exception:  # one failing voter must not sink the page

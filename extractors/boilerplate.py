@@ -102,6 +102,14 @@ _PROMPT = re.compile(
     r"more from .{1,40}|recommended:.*|also on [\w.]+:?|online:|on the web:|see also:?)\W*$",
     re.I,
 )
+# A Chinese credit line standing alone: 【聯合晚報╱記者X／即時報導】,
+# 【2012/01/11 聯合晚報】@ <link>. The same bracket opening a paragraph
+# (【X╱台北報導】近日…) is the article's first sentence: nothing but a link or
+# punctuation may follow it here.
+_CREDIT_ZH = re.compile(
+    r"^\W*[【\[][^】\]]{0,40}(记者|記者|报道|報導|报导|来源|來源|编辑|編輯|\d{4}[/.年-]\d{1,2})"
+    r"[^】\]]{0,40}[】\]][^\u4e00-\u9fff]{0,40}$"
+)
 _ENGLISH = (_DATELINE, _BYLINE_MORE, _CONTACT, _SOCIAL, _CREDIT, _PROMPT)
 # The header of the readers' comments under an article: what follows it is
 # comments, never the article.
@@ -135,6 +143,8 @@ def is_boilerplate(line: str) -> bool:
     if _chars(line) > MAX_BOILERPLATE_CHARS:
         return False
     if _EDITOR.search(line) or _NOISE.search(line) or _FURNITURE.search(line):
+        return True
+    if _CREDIT_ZH.match(line):
         return True
     stripped = line.strip()
     if _chars(line) <= 60 and _BYLINE.match(stripped):

@@ -28,6 +28,7 @@ from typing import Any
 
 from lxml import etree
 
+from .boilerplate import clean_lines
 from .density import Params as CetdParams
 from .density import body_elements, compute_density, resolve_params
 from .document import BLOCK_TAGS, HEADING_TAGS, Document, as_document, text_lines
@@ -110,6 +111,13 @@ class Params:
     # Run CETD instead when the page classifies as long (the seed's
     # divide-and-conquer pipeline). Off: always run SCEDD.
     route_long: bool = False
+    # Drop the generic boilerplate lines (:mod:`extractors.boilerplate`:
+    # bylines, editor and source lines, disclaimers) from the kept blocks.
+    # Not in the seed; a short body's container holds them beside the text,
+    # and on a short page they are a large share of the output. On the 46
+    # short article pages (first half / second half), precision error within
+    # 20% 65% / 61% -> 70% / 70%.
+    clean: bool = True
 
 
 # -- the short/long classifier ---------------------------------------------
@@ -415,8 +423,10 @@ def extract(
     lines: list[str] = []
     for root in roots:
         lines.extend(text_lines(root, skip=skip))
-    text = "\n".join(lines)
     title = " ".join(text_lines(title_el)) if title_el is not None else doc.title
+    if p.clean:
+        lines = clean_lines(lines, [title or doc.title or ""])
+    text = "\n".join(lines)
     return Result(
         text=text,
         title=title or doc.title,

@@ -84,6 +84,15 @@ def test_page_controls_and_contact_lines_are_boilerplate() -> None:
     assert not is_boilerplate("他在电话里说，这件事情要等到明年才能有结果。")
 
 
+def test_a_chinese_credit_line_alone_is_boilerplate_but_not_when_it_opens_a_paragraph() -> None:
+    from extractors.boilerplate import is_boilerplate
+
+    assert is_boilerplate("【聯合晚報╱記者王小明／即時報導】")
+    assert is_boilerplate("【2012/01/11 聯合晚報】@ http://example.com/")
+    assert not is_boilerplate("【王小明╱台北報導】近日天冷，不少人會選擇去泡溫泉暖身。")
+    assert not is_boilerplate("【图集】")
+
+
 # One line of each kind of English furniture (extractors.boilerplate), as a
 # news page prints it around its article.
 FURNITURE = {

@@ -120,6 +120,14 @@ def small_page(body: str) -> str:
     )
 
 
+def test_credit_and_editor_lines_beside_a_short_body_are_dropped() -> None:
+    body = f"<p>【本報記者王小明／即時報導】</p><p>{SHORT_BODY}</p><p>[责任编辑：李四]</p>"
+    page = small_page(body)
+    assert extract(page).text == SHORT_BODY
+    raw = extract(page, clean=False).text
+    assert "記者" in raw and "责任编辑" in raw and SHORT_BODY in raw
+
+
 def test_short_page_does_not_climb_into_a_container_of_other_text() -> None:
     # The body is under one dense tag (seed §3.1); the container around it
     # also holds a share bar, related links and the footer. Climbing as far
