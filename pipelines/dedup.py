@@ -14,6 +14,9 @@ In a distributed crawl the workers share exact duplicates: the first worker
 to process a text claims its hash in Redis (HSETNX), so copies handled by
 two workers before either is stored still get one original. Near-duplicate
 signatures stay per worker (see docs/distributed.md, Limits).
+
+The hashing runs in the crawl's worker thread (pipelines/offload.py); the
+lookups and the index stay in the reactor thread.
 """
 
 from __future__ import annotations
@@ -41,6 +44,7 @@ from extractors.minhash import (
     unpack,
 )
 
+from .offload import off_reactor
 from .schema import article_bands, articles, connect, error_line
 
 logger = logging.getLogger(__name__)
@@ -62,6 +66,22 @@ class DedupConfig:
             raise ValueError(f"SITESIFT_DEDUP_NEAR_THRESHOLD must be in (0, 1], got {threshold}")
         shingle = s.getint("SITESIFT_DEDUP_SHINGLE", MinHashParams.shingle)
         return cls(s.get("SITESIFT_DB"), threshold, MinHashParams(shingle=shingle))
+
+
+@dataclass(frozen=True, slots=True)
+class Fingerprint:
+    """A text's exact hash, MinHash signature (None: too short to shingle)
+    and LSH band keys."""
+
+    digest: str
+    sig: tuple[int, ...] | None
+    keys: list[int]
+
+
+def fingerprint(text: str, params: MinHashParams) -> Fingerprint:
+    """Pure: safe to run in a worker thread."""
+    sig = signature(text, params)
+    return Fingerprint(text_hash(text), sig, band_keys(sig, params) if sig else [])
 
 
 class Index:
@@ -128,30 +148,46 @@ class DedupPipeline:
         if self.engine is not None:
             self.engine.dispose()
 
-    def process_item(self, item: PageItem, spider: Spider | None = None) -> PageItem:
-        if item.outcome is not Outcome.OK or not item.text or item.page_type == "list":
-            return item
-        if not normalize_text(item.text):
-            return item
-        original, kind = self.find_original(item.url, item.text)
+    async def process_item(self, item: PageItem, spider: Spider | None = None) -> PageItem:
+        """Hash the text in the crawl's worker thread (MinHash costs ~0.1 s per
+        megabyte of text), then look it up here, in the reactor thread, where
+        the index is only ever touched."""
+        if self._applies(item):
+            fp = await off_reactor(self.crawler, fingerprint, item.text, self.config.minhash)
+            self._mark(item, fp)
+        return item
+
+    def check(self, item: PageItem) -> PageItem:
+        """:meth:`process_item` without the worker thread (tools, tests)."""
+        if self._applies(item):
+            self._mark(item, fingerprint(item.text, self.config.minhash))
+        return item
+
+    @staticmethod
+    def _applies(item: PageItem) -> bool:
+        return bool(
+            item.outcome is Outcome.OK
+            and item.text
+            and item.page_type != "list"
+            and normalize_text(item.text)
+        )
+
+    def _mark(self, item: PageItem, fp: Fingerprint) -> None:
+        original, kind = self.find_original(item.url, fp)
         if original:
             item.duplicate_of = original
             self.crawler.stats.inc_value(f"sitesift/dedup/{kind}")
-        return item
 
-    def find_original(self, url: str, text: str) -> tuple[str | None, str]:
+    def find_original(self, url: str, fp: Fingerprint) -> tuple[str | None, str]:
         """(the original's URL, "exact" | "near"), or (None, "") for an original."""
-        digest = text_hash(text)
-        sig = signature(text, self.config.minhash)
-        keys = band_keys(sig, self.config.minhash) if sig else []
-        original = self._exact(url, digest)
+        original = self._exact(url, fp.digest)
         if original:
             return original, "exact"
-        if sig is not None:
-            original = self._near(url, sig, keys)
+        if fp.sig is not None:
+            original = self._near(url, fp.sig, fp.keys)
             if original:
                 return original, "near"
-        self.index.add(url, digest, sig, keys)
+        self.index.add(url, fp.digest, fp.sig, fp.keys)
         return None, ""
 
     def _exact(self, url: str, digest: str) -> str | None:

@@ -90,7 +90,7 @@ def _article(url: str, text: str, title: str = "T") -> PageItem:
 def _run(pipes: tuple[DedupPipeline, StorePipeline], *items: PageItem) -> None:
     dedup, store = pipes
     for item in items:
-        store.process_item(dedup.process_item(item))
+        store.process_item(dedup.check(item))
 
 
 def _articles(url: str) -> dict[str, object]:

@@ -47,7 +47,7 @@ def _fill(url: str) -> None:
                         title=f"Title of {page.rsplit('/', 1)[-1]}", language=lang,
                         published=published, page_type="article", url_group=group,
                         fetched_at=datetime(2024, 7, 1, tzinfo=UTC).isoformat())  # fmt: skip
-        store.process_item(dedup.process_item(item))
+        store.process_item(dedup.check(item))
     store.close_spider()
 
 
