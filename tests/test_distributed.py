@@ -246,8 +246,15 @@ def test_workers_together_keep_to_a_sites_delay(
         done = subprocess.run(cmd, capture_output=True, text=True, timeout=300, cwd=tmp_path)
     assert done.returncode == 0, done.stderr[-3000:]
     assert len(times) >= 25  # 2 robots.txt, the home page, 24 pages
-    gaps = [b - a for a, b in zip(times, times[1:], strict=False)]
-    assert min(gaps) >= 0.35, sorted(gaps)[:5]
+    gaps = sorted(b - a for a, b in zip(times, times[1:], strict=False))
+    # The site's rate: two workers each keeping the delay on their own would
+    # make it twice as high (mean gap ~0.2 s). Gaps are timed at the server,
+    # after the network and the process scheduler, so one gap may shrink when
+    # the request before it was late (0.28 s seen on a loaded machine); the
+    # span of the crawl and the median gap may not.
+    assert times[-1] - times[0] >= 0.95 * 0.4 * len(gaps), gaps[:5]
+    assert gaps[len(gaps) // 2] >= 0.38, gaps
+    assert gaps[0] >= 0.2, gaps[:5]
 
 
 def test_two_workers_extract_as_one_process_does(
