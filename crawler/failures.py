@@ -18,11 +18,13 @@ from scrapy.exceptions import (
     ResponseDataLossError,
 )
 from scrapy.settings import BaseSettings
+from scrapy.utils.httpobj import urlparse_cached
 from twisted.python.failure import Failure
 
 from crawler.items import Outcome
 from crawler.middlewares.destinations import ForbiddenDestination
 from crawler.middlewares.redirects import RedirectLoop, TooManyRedirects
+from crawler.resolver import refusal
 
 MAX_REASON = 500
 
@@ -48,7 +50,14 @@ def describe_failure(failure: Failure, settings: BaseSettings) -> tuple[Outcome,
     elif isinstance(exc, DownloadConnectionRefusedError):
         reason = f"connection refused: {message}"
     elif isinstance(exc, CannotResolveHostError):
-        reason = f"DNS lookup failed: {message}"
+        request = getattr(failure, "request", None)
+        refused = refusal(urlparse_cached(request).hostname or "") if request else None
+        if refused:  # SITESIFT_DENY_PRIVATE, at connection time (crawler/resolver.py)
+            outcome, reason = Outcome.SKIPPED, refused
+        elif message.startswith("DNS lookup failed"):
+            reason = message
+        else:
+            reason = f"DNS lookup failed: {message}"
     elif isinstance(exc, ResponseDataLossError | DownloadFailedError):
         reason = f"connection dropped before the response was complete ({type(exc).__name__})"
     return outcome, reason[:MAX_REASON]

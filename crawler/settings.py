@@ -115,7 +115,9 @@ SITESIFT_TRAP_MAX_SEGMENT_REPEATS = 2  # /a/b/b/b/: a segment more often than th
 SITESIFT_TRAP_MAX_GROUP_PAGES = 500  # pages per URL pattern (calendars, faceted lists)
 # Refuse hosts that are or resolve to loopback, private, link-local... addresses
 # (crawler/middlewares/destinations.py): for untrusted site lists on a server.
+# The resolver checks again the address each connection uses (DNS rebinding).
 SITESIFT_DENY_PRIVATE = False
+TWISTED_DNS_RESOLVER = "crawler.resolver.PublicOnlyResolver"
 
 # -- extraction (pipelines/classify.py, pipelines/extract.py) -------------------------
 SITESIFT_CLASSIFY_ENABLED = True

@@ -127,3 +127,42 @@ def test_private_address_guard_refuses_loopback(tmp_path: Path) -> None:
         row = result.row("/", site)
         assert row is not None and row["outcome"] == "skipped"
         assert "forbidden destination" in row["reason"] and "loopback" in row["reason"]
+
+
+def test_private_address_guard_checks_the_address_the_connection_uses(tmp_path: Path) -> None:
+    """DNS rebinding: a host that resolves to a public address for the guard
+    and to a private one for the connection. Here the guard middleware is
+    switched off, so only the crawl's resolver stands between the request and
+    a loopback server reached by name: it refuses, nothing is fetched, and
+    the page is recorded as skipped, with the address in its reason."""
+    import sqlite3
+    import subprocess
+    import sys
+
+    from tests.local_site import serving
+
+    hits: list[str] = []
+
+    def page(path: str) -> str:
+        hits.append(path)
+        return "<html><body><p>private</p></body></html>"
+
+    with serving(page) as base:
+        sites = tmp_path / "sites.txt"
+        sites.write_text(base.replace("127.0.0.1", "localhost") + "\n")
+        db = tmp_path / "crawl.db"
+        no_guard = '{"crawler.middlewares.destinations.DestinationGuard": null}'
+        done = subprocess.run(
+            [sys.executable, "-m", "crawler.cli", "crawl", str(sites), "--db", f"sqlite:///{db}",
+             "-s", "SITESIFT_DENY_PRIVATE=True", "-s", f"DOWNLOADER_MIDDLEWARES={no_guard}",
+             "-s", "SITESIFT_SCREENSHOTS=none", "-s", "RETRY_ENABLED=False"],
+            capture_output=True, text=True, timeout=120, cwd=tmp_path,
+        )  # fmt: skip
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert hits == []
+    conn = sqlite3.connect(db)
+    rows = conn.execute("SELECT outcome, reason FROM pages").fetchall()
+    conn.close()
+    assert rows and {outcome for outcome, _ in rows} == {"skipped"}, rows
+    for _, reason in rows:
+        assert "resolved to 127.0.0.1 (loopback) when connecting" in reason, reason

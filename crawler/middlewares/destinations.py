@@ -7,8 +7,9 @@ multicast, reserved or unspecified address is refused before any connection
 is made, and recorded as skipped with the address in its reason. Off by
 default, since crawling one's own intranet is a legitimate use.
 
-The host is resolved here and again by the connection itself; a DNS server
-that answers differently the second time (DNS rebinding) is not caught.
+The host is resolved here and again by the connection itself; the crawl's
+resolver (crawler/resolver.py) checks that second answer too, so a DNS server
+that answers differently the second time (DNS rebinding) is caught there.
 """
 
 from __future__ import annotations
