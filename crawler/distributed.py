@@ -202,6 +202,16 @@ if redis.call('HGET', KEYS[1], ARGV[1]) == ARGV[2] then return 1 end
 return 0
 """
 
+# Count URL ARGV[1] in the set KEYS[1] of a URL pattern's pages unless the set
+# already holds ARGV[2] of them; 1 when the URL is (now) counted, 0 when full.
+_ADMIT = """
+if redis.call('SISMEMBER', KEYS[1], ARGV[1]) == 1 then return 1 end
+if redis.call('SCARD', KEYS[1]) >= tonumber(ARGV[2]) then return 0 end
+redis.call('SADD', KEYS[1], ARGV[1])
+redis.call('EXPIRE', KEYS[1], ARGV[3])
+return 1
+"""
+
 # Pop the first request of queue KEYS[1] into in-flight hash KEYS[2] under the
 # pop's number ARGV[1]; a retried pop whose reply was lost gets the same one.
 _POP = """
@@ -514,8 +524,9 @@ class DistributedScheduler(RedisScheduler):
 class SharedState:
     """What the workers of one crawl must agree on, kept in Redis: the pages
     scheduled per site (the page cap and the seen check), a URL group's page
-    type, its reference pages for layout similarity, and the per-group
-    screenshot counts. A local cache spares Redis the repeated seen checks."""
+    type, its reference pages for layout similarity, the per-group
+    screenshot counts and the trap guard's pages per URL pattern. A local
+    cache spares Redis the repeated seen checks."""
 
     # Shared entries outlive an idle crawl for this long (seconds).
     ttl = 7 * 86400
@@ -525,6 +536,7 @@ class SharedState:
         self.keys = keys
         self.local_seen: set[str] = set()
         self.claim = server.register_script(_CLAIM)
+        self.admit = server.register_script(_ADMIT)
 
     # -- scheduled pages per site ----------------------------------------------------
 
@@ -537,6 +549,12 @@ class SharedState:
 
     def count_seen(self, host: str) -> int:
         return int(self.server.hlen(self.keys.seen(host)))
+
+    def admit_to_pattern(self, pattern: str, url: str, limit: int) -> bool:
+        """Count ``url`` among the pages of URL ``pattern`` for the whole crawl
+        (trap guard); False when the pattern already has ``limit`` pages."""
+        key = self.keys._key("trap", hashlib.sha256(pattern.encode()).hexdigest()[:16])
+        return bool(self.admit(keys=[key], args=[url, limit, self.ttl]))
 
     # -- exact duplicates across workers ------------------------------------------------
 

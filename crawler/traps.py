@@ -8,14 +8,17 @@ refused when it is too long, when one path segment repeats too often, or when
 its URL pattern (the shape-only group of crawler/urlgroups.py) already had its
 share of pages. Session ids are dropped earlier, by the canonicaliser.
 
-Pure and Scrapy-free; one ``TrapGuard`` per crawl (per worker in a
-distributed crawl, where the pattern counts are per worker).
+Pure and Scrapy-free; one ``TrapGuard`` per crawl. In a distributed crawl
+each worker has one, and the pattern counts are shared through Redis (the
+``admit`` callable: crawler.distributed.SharedState.admit_to_pattern), so the
+workers together keep a pattern to its budget.
 """
 
 from __future__ import annotations
 
 import logging
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
@@ -57,8 +60,16 @@ class TrapParams:
 class TrapGuard:
     """Decides, URL by URL, whether a crawl should stop following."""
 
-    def __init__(self, params: TrapParams | None = None) -> None:
+    def __init__(
+        self,
+        params: TrapParams | None = None,
+        admit: Callable[[str, str, int], bool] | None = None,
+    ) -> None:
+        """``admit(pattern, url, limit)``: counts ``url`` against ``pattern``
+        elsewhere (shared by workers) and says whether it was under ``limit``;
+        by default the counts are this guard's own."""
         self.params = params or TrapParams()
+        self.admit = admit or self._admit_locally
         self.pages_per_pattern: Counter[str] = Counter()
         self.full_patterns: set[str] = set()
         # URLs already counted: a URL checked again (the links of a page taken
@@ -75,7 +86,7 @@ class TrapGuard:
         if not limit or url in self.counted:
             return None
         pattern = url_pattern(url)
-        if self.pages_per_pattern[pattern] >= limit:
+        if not self.admit(pattern, url, limit):
             if pattern not in self.full_patterns:  # actionable: said once per pattern
                 self.full_patterns.add(pattern)
                 logger.warning("URL pattern %s reached %d pages: further URLs of it are "
@@ -84,9 +95,14 @@ class TrapGuard:
                 f"crawler trap: URL pattern {pattern} reached {limit} pages "
                 "(SITESIFT_TRAP_MAX_GROUP_PAGES; raise it if this is a real section)"
             )
-        self.pages_per_pattern[pattern] += 1
         self.counted.add(url)
         return None
+
+    def _admit_locally(self, pattern: str, url: str, limit: int) -> bool:
+        if self.pages_per_pattern[pattern] >= limit:
+            return False
+        self.pages_per_pattern[pattern] += 1
+        return True
 
     def shape_reason(self, url: str) -> str | None:
         """The guards that look at one URL alone."""

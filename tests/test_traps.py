@@ -70,3 +70,38 @@ def test_retry_after_values(value: bytes | str | None, seconds: float | None) ->
 def test_non_public_addresses_are_named(address: str, kind: str | None) -> None:
     """Classification only: no traffic goes to any of these addresses."""
     assert non_public_kind(ipaddress.ip_address(address)) == kind
+
+
+def test_workers_share_a_patterns_budget_through_redis() -> None:
+    """Two workers' guards over one crawl's Redis: together they admit a
+    pattern's budget once, not once each; a URL counted by one worker is
+    free for the other (its links were checked again after a takeover)."""
+    import os
+    import uuid
+
+    import redis
+
+    from crawler.distributed import Keys, SharedState
+
+    url = os.environ.get("SITESIFT_TEST_REDIS", "redis://127.0.0.1:6379/15")
+    server = redis.Redis.from_url(url, socket_connect_timeout=3)
+    try:
+        server.ping()
+    except redis.RedisError as exc:
+        if os.environ.get("CI"):
+            raise
+        pytest.skip(f"Redis not reachable at {url}: {exc}")
+    keys = Keys(f"test-{uuid.uuid4().hex[:8]}")
+    try:
+        a, b = (
+            TrapGuard(TrapParams(max_group_pages=4), SharedState(server, keys).admit_to_pattern)
+            for _ in range(2)
+        )
+        days = [f"http://a.com/calendar/2024/05/{d:02d}/" for d in range(1, 7)]
+        assert [a.check(u) for u in days[:2]] == [None, None]
+        assert [b.check(u) for u in days[:4]] == [None] * 4  # two new, two counted by a
+        assert a.check(days[4]) is not None and b.check(days[5]) is not None
+        assert a.check(days[3]) is None  # counted already, by b
+    finally:
+        for key in server.scan_iter(keys.pattern()):
+            server.delete(key)

@@ -97,8 +97,9 @@ class SiteSpider(Spider):
         spider = super().from_crawler(crawler, *args, **kwargs)
         crawler.signals.connect(spider.headers_received, signal=signals.headers_received)
         crawler.signals.connect(spider.close_history, signal=signals.spider_closed)
-        spider.traps = TrapGuard(TrapParams.from_settings(crawler.settings))
         spider.shared = shared_state(crawler.settings)
+        admit = spider.shared.admit_to_pattern if spider.shared is not None else None
+        spider.traps = TrapGuard(TrapParams.from_settings(crawler.settings), admit)
         if spider.shared is not None:
             spider.grouper = SharedGrouper(spider.shared, spider.grouper)
         # A site's own concurrency / delay from the site list become its
