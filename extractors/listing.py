@@ -22,7 +22,11 @@ and nothing inside ``<main>`` is chrome because of a wrapper's class. Groups
 of checkbox/radio entries (filter facets) count as navigation; groups whose
 texts mostly repeat (font probes, cloned carousels) are scaled down. One card
 template nested at several depths (sections of a front page) is also scored
-as one merged group. Record and benchmark: ``python -m benchmarks.lists``.
+as one merged group. A record's text leaves out screen-reader-only labels
+and parts repeating words already written (a card's title in its image
+link, heading and small-screen copy); a record written as a title element
+followed by sibling summary elements takes them along. Record and
+benchmark: ``python -m benchmarks.lists``.
 """
 
 from __future__ import annotations
@@ -78,6 +82,24 @@ class Params:
     min_distinct: float = 0.5
     # Also score a group merged with its template's groups at other depths.
     merge_templates: bool = True
+    # Record text (not in the seed, whose output is the group's text): a
+    # part of a record whose text repeats a part already written (the title
+    # of an image link, then of the heading; a card's copy for another
+    # screen size; "Regular price $9 Sale price $9") is left out when it
+    # holds at least this many non-space characters. 0 = keep repeats.
+    # Tried 0 / 1 / 3 / 8 on the wcxb-dev tune half (even ids).
+    repeat_min_chars: int = 3
+    # Record text: leave out screen-reader-only text (class "sr-only",
+    # "visually-hidden", "screen-reader-text": labels such as "Sale price",
+    # "Vendor:" that are not shown on the page). Not in the seed.
+    drop_screen_reader: bool = True
+    # A record written as a run of siblings (a title paragraph, then its
+    # summary paragraph; dt + dd; h2 + p) with no element of its own: when
+    # every member is followed by the same run of at most this many
+    # non-member siblings of one pattern (tag and class), the run belongs to
+    # the record. 0 = off. Not in the seed (its records are single
+    # elements). Tried 0 / 1 / 2 / 3 on the wcxb-dev tune half.
+    max_followers: int = 2
 
 
 # Form controls hold option lists (countries, sizes), never records.
@@ -206,6 +228,18 @@ def _nav_token(token: str) -> bool:
 
 
 _SHARE_WORDS = re.compile(r"share|social|sns", re.I)
+# The common CSS conventions for text read to screen readers but not shown
+# (Bootstrap, Tailwind "sr-only"; "visually-hidden"; WordPress
+# "screen-reader-text"), matched as whole class tokens.
+_SCREEN_READER = re.compile(
+    r"(?:^|\s)(?:sr-only|visually-?hidden(?:--\w+)?|screen-?reader-(?:text|only)|a11y-hidden)(?:\s|$)",
+    re.I,
+)
+
+
+def _screen_reader_only(el: etree._Element) -> bool:
+    cls = el.get("class")
+    return bool(cls) and bool(_SCREEN_READER.search(cls))
 
 
 def _share_bar(el: etree._Element) -> bool:
@@ -383,24 +417,45 @@ _EDGE = "\x00"  # an inline tag's edge while the text is built
 _CAMEL_EDGE = re.compile(r"(?<=[a-z])\x00+(?=[A-Z])")
 
 
-def record_text(el: etree._Element) -> str:
+def record_text(el: etree._Element, params: Params | None = None) -> str:
     """A record's text on one line: words split by inline tags stay joined,
     blocks are spaced; form controls and share/menu bars inside are left out.
     Where an inline tag edge falls between a lower-case and an upper-case
     letter ("<span>Brand</span><span>Model</span>") a space is put: such
-    spans are laid out apart by CSS, and a glued "BrandModel" is no word."""
+    spans are laid out apart by CSS, and a glued "BrandModel" is no word.
+
+    Screen-reader-only text is left out, and so is a part whose text repeats
+    a part written before it (see ``Params.repeat_min_chars``; a part's text
+    is noted once the part is written, so a link repeating its heading's
+    words is not a repeat)."""
+    params = params or _DEFAULT
+    min_repeat = params.repeat_min_chars
+    written: set[str] = set()  # texts of the parts already written
     parts: list[str] = []
-    stack: list[tuple[etree._Element, bool]] = [(el, False)]
+    stack: list[tuple[etree._Element, str | None]] = [(el, None)]
     while stack:
         node, done = stack.pop()
-        if done:
+        if done is not None:
             parts.append(" " if node.tag in BLOCK_TAGS else _EDGE)
             if node is not el and node.tail:
                 parts.append(node.tail)
+            if done:
+                written.add(done)
             continue
         tag = node.tag
+        key = ""
+        if node is not el and isinstance(tag, str) and min_repeat:
+            key = "".join("".join(node.itertext()).split())
+            if len(key) < min_repeat:
+                key = ""
         if not isinstance(tag, str) or (
-            node is not el and (tag in _FORM_CONTROLS or _share_bar(node))
+            node is not el
+            and (
+                tag in _FORM_CONTROLS
+                or _share_bar(node)
+                or (params.drop_screen_reader and _screen_reader_only(node))
+                or key in written
+            )
         ):
             if node is not el and node.tail:
                 parts.append(node.tail)
@@ -408,15 +463,24 @@ def record_text(el: etree._Element) -> str:
         parts.append(" " if tag in BLOCK_TAGS else _EDGE)
         if node.text:
             parts.append(node.text)
-        stack.append((node, True))
-        stack.extend((child, False) for child in reversed(node))
+        stack.append((node, key))
+        stack.extend((child, None) for child in reversed(node))
     text = collapse_ws(_CAMEL_EDGE.sub(" ", "".join(parts)).replace(_EDGE, ""))
     return text if text.isprintable() else collapse_ws(clean_text(text))
 
 
-def to_record(doc: Document, el: etree._Element, base: str | None) -> Record:
-    """A Record with the entry's text, title, absolute link and ISO date."""
-    text = record_text(el)
+def to_record(
+    doc: Document,
+    el: etree._Element,
+    base: str | None,
+    params: Params | None = None,
+    followers: list[etree._Element] | None = None,
+) -> Record:
+    """A Record with the entry's text, title, absolute link and ISO date;
+    ``followers`` are siblings after ``el`` that belong to the record."""
+    text = record_text(el, params)
+    if followers:
+        text = collapse_ws(" ".join([text, *(record_text(f, params) for f in followers)]))
     link = _main_link(doc, el)
     heading = _heading(el)
     title_el = heading if heading is not None else link
@@ -427,6 +491,42 @@ def to_record(doc: Document, el: etree._Element, base: str | None) -> Record:
         if href and not href.lower().startswith(("javascript:", "#", "mailto:")):
             url = absolute_url(href, base)
     return Record(text=text, url=url, title=title or None, date=find_date(text))
+
+
+_DEFAULT = Params()
+
+
+def _followers(elements: list[etree._Element], limit: int) -> list[list[etree._Element]]:
+    """For each record, the siblings after it that belong to it (see
+    ``Params.max_followers``): only when all records are children of one
+    parent and every gap between two records is the same run of one to
+    ``limit`` non-record elements (same tags and classes in each gap)."""
+    none: list[list[etree._Element]] = [[] for _ in elements]
+    if not limit or len(elements) < 2:
+        return none
+    parent = elements[0].getparent()
+    if parent is None or any(e.getparent() is not parent for e in elements):
+        return none
+    members = set(elements)
+    runs: list[list[etree._Element]] = []
+    for el in elements:
+        run: list[etree._Element] = []
+        for sib in el.itersiblings():
+            if sib in members or len(run) > limit:
+                break
+            if isinstance(sib.tag, str):
+                run.append(sib)
+        runs.append(run)
+    pattern = [(e.tag, _class_key(e.get("class") or "")) for e in runs[0]]
+    if not pattern or len(pattern) > limit:
+        return none
+    for run in runs[:-1]:
+        if [(e.tag, _class_key(e.get("class") or "")) for e in run] != pattern:
+            return none
+    last = runs[-1][: len(pattern)]
+    if [(e.tag, _class_key(e.get("class") or "")) for e in last] != pattern:
+        last = []
+    return [*runs[:-1], last]
 
 
 def _params_of(params: Params | None, overrides: dict[str, Any]) -> Params:
@@ -448,7 +548,8 @@ def extract(
     if not elements:
         return result
     base = url or doc.url
-    records = [to_record(doc, el, base) for el in elements]
+    runs = _followers(elements, p.max_followers)
+    records = [to_record(doc, el, base, p, extra) for el, extra in zip(elements, runs, strict=True)]
     result.records = [r for r in records if r.text]
     result.text = "\n".join(r.text for r in result.records)
     result.node = _common_parent(elements)

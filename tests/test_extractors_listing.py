@@ -256,3 +256,60 @@ def test_garbage_never_raises(data: str | bytes) -> None:
 def test_random_markup_never_raises(parts: list[str]) -> None:
     result = extract(_page("".join(parts)), url="http://h/")
     assert all(r.text for r in result.records)
+
+
+def _cards(n: int, card: str) -> str:
+    return "<ul class='grid'>" + "".join(card.format(i=i) for i in range(n)) + "</ul>"
+
+
+def test_record_text_leaves_out_screen_reader_labels() -> None:
+    card = (
+        "<li class='card'><h3><a href='/p/{i}'>Dark roast coffee number {i}</a></h3>"
+        "<span class='visually-hidden'>Regular price</span><span>$1{i}.99</span>"
+        "<span class='sr-only'>Vendor:</span></li>"
+    )
+    result = extract(_page(MENU + _cards(6, card)), url="https://example.com/shop/")
+    assert len(result.records) == 6
+    assert result.records[0].text == "Dark roast coffee number 0 $10.99"
+    assert "Regular price" not in result.text and "Vendor" not in result.text
+
+
+def test_record_text_writes_a_repeated_part_once() -> None:
+    # An image link and the heading both carry the title; a second copy of
+    # the card body for another screen size repeats it again.
+    card = (
+        "<li class='card'><a class='media' href='/p/{i}'>Walnut desk model {i}</a>"
+        "<div class='body'><h3><a href='/p/{i}'>Walnut desk model {i}</a></h3>"
+        "<span class='price'>$3{i}9</span></div>"
+        "<div class='small-screen'><h3><a href='/p/{i}'>Walnut desk model {i}</a></h3></div></li>"
+    )
+    li = as_document(_page(_cards(1, card))).body.find(".//li")
+    assert record_text(li) == "Walnut desk model 0 $309"
+    # A link inside a heading is the heading's own words, not a repeat.
+    assert record_text(as_document(_page("<h2><a href='/x'>Same words here</a></h2>")).body) == (
+        "Same words here"
+    )
+    assert record_text(li, Params(repeat_min_chars=0)).count("Walnut") == 3
+
+
+def test_record_as_a_run_of_siblings_takes_its_summary() -> None:
+    items = "".join(
+        f"<p class='title'><a href='/blog/{i}'>Release notes of version {i}</a>,"
+        f" <span class='date'>{i + 1} March 2024</span></p>"
+        f"<p class='summary'>What changed in version {i} and why it matters.</p>"
+        for i in range(6)
+    )
+    result = extract(_page(MENU + f"<div id='index'>{items}</div>"), url="https://e.com/blog/")
+    assert len(result.records) == 6
+    assert result.records[2].text == (
+        "Release notes of version 2, 3 March 2024 What changed in version 2 and why it matters."
+    )
+    assert result.records[2].url == "https://e.com/blog/2"
+    off = extract(_page(MENU + f"<div id='index'>{items}</div>"), max_followers=0)
+    assert "What changed" not in off.records[2].text
+    # Gaps that differ (one record has no summary) are not a pattern.
+    summary3 = "<p class='summary'>What changed in version 3 and why it matters.</p>"
+    uneven = items.replace(summary3, "<hr>", 1)
+    odd = extract(_page(MENU + f"<div id='index'>{uneven}</div>"))
+    titles = [r.text for r in odd.records if r.text.startswith("Release")]
+    assert titles and all("What changed" not in t for t in titles)
