@@ -1,29 +1,71 @@
-"""Database fixtures shared by the storage tests: a real SQLite file and a
-fresh schema in the real PostgreSQL (skipped with a reason when no server is
-reachable, unless under CI where it must run)."""
+"""Database fixtures shared by the tests: a real SQLite file, a fresh schema
+in the real PostgreSQL, and the real Redis with a crawl's keys of its own
+(skipped with a reason when no server is reachable, unless under CI where
+they must run)."""
 
 from __future__ import annotations
 
 import os
 import shutil
 import subprocess
+import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
-from typing import NoReturn
+from typing import TYPE_CHECKING, NoReturn
 
 import pytest
+import redis
 
 from benchmarks.pgschema import drop_schema, fresh_schema
 from pipelines.schema import DatabaseError
 
+if TYPE_CHECKING:
+    from crawler.distributed import Keys
+
 PG_URL = os.environ.get("SITESIFT_TEST_PG", "postgresql+psycopg://postgres@127.0.0.1:5432/test")
+REDIS_URL = os.environ.get("SITESIFT_TEST_REDIS", "redis://127.0.0.1:6379/15")
 
 
 def skip_unless_ci(reason: str) -> NoReturn:
     """Skip with ``reason`` on a developer's machine; under CI (env ``CI``
-    set) the PostgreSQL tests must run, so fail loudly instead."""
+    set) the PostgreSQL and Redis tests must run, so fail loudly instead."""
     if os.environ.get("CI"):
-        pytest.fail(f"{reason} (CI is set: PostgreSQL tests must run)", pytrace=False)
+        pytest.fail(f"{reason} (CI is set: this test must run)", pytrace=False)
     pytest.skip(reason)
+
+
+def redis_server() -> redis.Redis:
+    """The test Redis (``SITESIFT_TEST_REDIS``, database 15 by default)."""
+    server = redis.Redis.from_url(REDIS_URL, socket_connect_timeout=3)
+    try:
+        server.ping()
+    except redis.RedisError as exc:
+        skip_unless_ci(f"Redis not reachable at {REDIS_URL}: {exc}")
+    return server
+
+
+def new_crawl_id() -> str:
+    return f"test-{uuid.uuid4().hex[:8]}"
+
+
+def delete_crawl_keys(server: redis.Redis, crawl: str) -> None:
+    from crawler.distributed import Keys
+
+    for key in server.scan_iter(Keys(crawl).pattern()):
+        server.delete(key)
+
+
+@contextmanager
+def crawl_state(server: redis.Redis) -> Iterator[Keys]:
+    """The ``Keys`` of a new crawl id; its keys are deleted afterwards."""
+    from crawler.distributed import Keys
+
+    crawl = new_crawl_id()
+    try:
+        yield Keys(crawl)
+    finally:
+        delete_crawl_keys(server, crawl)
 
 
 def pg_schema_url(request: pytest.FixtureRequest) -> str:

@@ -11,12 +11,10 @@ Redis restarts: tests/test_faults_redis.py.
 from __future__ import annotations
 
 import json
-import os
 import signal
 import subprocess
 import sys
 import time
-import uuid
 from collections import Counter
 from pathlib import Path
 
@@ -29,9 +27,8 @@ from crawler.distributed import Keys, crawl_status
 from demo.server import DemoWeb
 from demo.synthetic import SyntheticParams, SyntheticSite
 from pipelines.schema import connect, crawl_runs, pages
-from tests.dbtools import pg_schema_url
+from tests.dbtools import REDIS_URL, delete_crawl_keys, new_crawl_id, pg_schema_url, redis_server
 
-REDIS_URL = os.environ.get("SITESIFT_TEST_REDIS", "redis://127.0.0.1:6379/15")
 ARTICLES = 1000
 FAST = ["-L", "WARNING", "-s", "AUTOTHROTTLE_ENABLED=False", "-s", "DOWNLOAD_DELAY=0",
         "-s", "CONCURRENT_REQUESTS_PER_DOMAIN=8", "-s", "SITESIFT_SCREENSHOTS=none",
@@ -41,22 +38,15 @@ FAST = ["-L", "WARNING", "-s", "AUTOTHROTTLE_ENABLED=False", "-s", "DOWNLOAD_DEL
 
 @pytest.fixture
 def redis_url() -> str:
-    try:
-        redis.Redis.from_url(REDIS_URL, socket_connect_timeout=3).ping()
-    except redis.RedisError as exc:
-        if os.environ.get("CI"):
-            raise
-        pytest.skip(f"Redis not reachable at {REDIS_URL}: {exc}")
+    redis_server()
     return REDIS_URL
 
 
 @pytest.fixture
 def crawl_id(redis_url: str) -> str:
-    crawl = f"test-{uuid.uuid4().hex[:8]}"
+    crawl = new_crawl_id()
     yield crawl
-    server = redis.Redis.from_url(redis_url)
-    for key in server.scan_iter(Keys(crawl).pattern()):
-        server.delete(key)
+    delete_crawl_keys(redis_server(), crawl)
 
 
 @pytest.fixture

@@ -6,7 +6,6 @@ ground truth; list pages carry their records. Plus the pipelines' parts
 from __future__ import annotations
 
 import json
-import os
 import re
 import subprocess
 import sys
@@ -198,20 +197,11 @@ def test_group_decision_is_reused_unless_the_dom_is_sure(where: str) -> None:
     pipeline.groups = OrderedDict()
     pipeline.shared = None
     if where == "redis":  # a distributed crawl: the decision is shared by every worker
-        import uuid
-
-        import redis
-
         from crawler.distributed import Keys, SharedState
+        from tests.dbtools import delete_crawl_keys, new_crawl_id, redis_server
 
-        server = redis.Redis.from_url("redis://127.0.0.1:6379/15")
-        try:
-            server.ping()
-        except redis.RedisError as exc:
-            if os.environ.get("CI"):
-                raise
-            pytest.skip(f"Redis not reachable: {exc}")
-        keys = Keys(f"test-{uuid.uuid4().hex[:8]}")
+        server = redis_server()
+        keys = Keys(new_crawl_id())
         pipeline.shared = SharedState(server, keys)
         other_worker = SharedState(server, keys)
     first = Classification(PageType.LIST, 0.8, None, 0.8)
@@ -223,5 +213,4 @@ def test_group_decision_is_reused_unless_the_dom_is_sure(where: str) -> None:
     assert pipeline._with_group(None, unsure) is PageType.ARTICLE
     if where == "redis":
         assert other_worker.get("pagetype", "g") == "article"
-        for key in server.scan_iter(keys.pattern()):
-            server.delete(key)
+        delete_crawl_keys(server, keys.crawl)

@@ -148,7 +148,7 @@ def test_postgresql_tests_fail_under_ci_rather_than_skip(tmp_path: Path, ci: boo
     if ci:
         assert proc.returncode == 1, out
         assert "1 passed, 2 errors" in out, out  # sqlite runs; both PG fixtures fail
-        assert "PostgreSQL tests must run" in out and "PostgreSQL not reachable" in out
+        assert "this test must run" in out and "PostgreSQL not reachable" in out
         assert "no local PostgreSQL cluster 99/none" in out
     else:
         assert proc.returncode == 0, out

@@ -76,23 +76,11 @@ def test_workers_share_a_patterns_budget_through_redis() -> None:
     """Two workers' guards over one crawl's Redis: together they admit a
     pattern's budget once, not once each; a URL counted by one worker is
     free for the other (its links were checked again after a takeover)."""
-    import os
-    import uuid
+    from crawler.distributed import SharedState
+    from tests.dbtools import crawl_state, redis_server
 
-    import redis
-
-    from crawler.distributed import Keys, SharedState
-
-    url = os.environ.get("SITESIFT_TEST_REDIS", "redis://127.0.0.1:6379/15")
-    server = redis.Redis.from_url(url, socket_connect_timeout=3)
-    try:
-        server.ping()
-    except redis.RedisError as exc:
-        if os.environ.get("CI"):
-            raise
-        pytest.skip(f"Redis not reachable at {url}: {exc}")
-    keys = Keys(f"test-{uuid.uuid4().hex[:8]}")
-    try:
+    server = redis_server()
+    with crawl_state(server) as keys:
         a, b = (
             TrapGuard(TrapParams(max_group_pages=4), SharedState(server, keys).admit_to_pattern)
             for _ in range(2)
@@ -102,6 +90,3 @@ def test_workers_share_a_patterns_budget_through_redis() -> None:
         assert [b.check(u) for u in days[:4]] == [None] * 4  # two new, two counted by a
         assert a.check(days[4]) is not None and b.check(days[5]) is not None
         assert a.check(days[3]) is None  # counted already, by b
-    finally:
-        for key in server.scan_iter(keys.pattern()):
-            server.delete(key)
