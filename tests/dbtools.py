@@ -56,6 +56,19 @@ def delete_crawl_keys(server: redis.Redis, crawl: str) -> None:
         server.delete(key)
 
 
+@pytest.fixture
+def redis_url() -> str:
+    redis_server()
+    return REDIS_URL
+
+
+@pytest.fixture
+def crawl_id(redis_url: str) -> Iterator[str]:
+    crawl = new_crawl_id()
+    yield crawl
+    delete_crawl_keys(redis_server(), crawl)
+
+
 @contextmanager
 def crawl_state(server: redis.Redis) -> Iterator[Keys]:
     """The ``Keys`` of a new crawl id; its keys are deleted afterwards."""

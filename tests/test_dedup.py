@@ -13,8 +13,6 @@ from extractors.minhash import band_keys, jaccard, signature, text_hash
 from pipelines.dedup import DedupConfig, DedupPipeline
 from pipelines.schema import article_versions, articles, connect
 from pipelines.store import StorePipeline
-from tests.dbtools import db_url  # noqa: F401 - fixture
-from tests.test_distributed import crawl_id, redis_url  # noqa: F401 - fixtures
 
 EN = (
     "The city council voted on Tuesday to expand the bus network with six new routes serving "
@@ -101,7 +99,7 @@ def _articles(url: str) -> dict[str, object]:
     return rows
 
 
-def test_duplicates_are_linked_not_stored_twice(db_url: str) -> None:  # noqa: F811
+def test_duplicates_are_linked_not_stored_twice(db_url: str) -> None:
     pipes = _pipelines(db_url)
     _run(pipes, _article("http://h/en", EN), _article("http://h/zh", ZH))
     pipes[1].close_spider()
@@ -137,7 +135,7 @@ def test_duplicates_within_one_batchless_run_are_found_in_memory(tmp_path) -> No
     assert _articles(url)["http://h/2"].duplicate_of == "http://h/1"
 
 
-def test_versions_only_when_cleaned_text_changes(db_url: str) -> None:  # noqa: F811
+def test_versions_only_when_cleaned_text_changes(db_url: str) -> None:
     pipes = _pipelines(db_url)
     _run(pipes, _article("http://h/a", EN, title="v1"))
     _run(pipes, _article("http://h/a", EN, title="v1"))  # refetched, same text
@@ -172,8 +170,8 @@ def test_memory_index_is_bounded() -> None:
 
 def test_workers_share_exact_duplicates_through_redis(
     tmp_path,
-    redis_url: str,  # noqa: F811
-    crawl_id: str,  # noqa: F811
+    redis_url: str,
+    crawl_id: str,
 ) -> None:
     """Two workers of a distributed crawl (two pipelines, real Redis) each get
     a copy of one text before either is stored: one original, one duplicate."""

@@ -27,26 +27,13 @@ from crawler.distributed import Keys, crawl_status
 from demo.server import DemoWeb
 from demo.synthetic import SyntheticParams, SyntheticSite
 from pipelines.schema import connect, crawl_runs, pages
-from tests.dbtools import REDIS_URL, delete_crawl_keys, new_crawl_id, pg_schema_url, redis_server
+from tests.dbtools import pg_schema_url
 
 ARTICLES = 1000
 FAST = ["-L", "WARNING", "-s", "AUTOTHROTTLE_ENABLED=False", "-s", "DOWNLOAD_DELAY=0",
         "-s", "CONCURRENT_REQUESTS_PER_DOMAIN=8", "-s", "SITESIFT_SCREENSHOTS=none",
         "-s", "SITESIFT_EXTRACT_ENABLED=False", "-s", "SITESIFT_CLASSIFY_ENABLED=False",
         "-s", "SITESIFT_PROGRESS_INTERVAL=0"]  # fmt: skip
-
-
-@pytest.fixture
-def redis_url() -> str:
-    redis_server()
-    return REDIS_URL
-
-
-@pytest.fixture
-def crawl_id(redis_url: str) -> str:
-    crawl = new_crawl_id()
-    yield crawl
-    delete_crawl_keys(redis_server(), crawl)
 
 
 @pytest.fixture

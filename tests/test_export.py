@@ -18,7 +18,6 @@ from pipelines.dedup import DedupPipeline
 from pipelines.export import ExportFilter, export, iter_articles, markdown_path, read_markdown
 from pipelines.schema import connect
 from pipelines.store import StorePipeline
-from tests.dbtools import db_url  # noqa: F401 - fixture
 
 A = 'Line one.\n\nLine, "two".'
 TEXTS = {
@@ -52,7 +51,7 @@ def _fill(url: str) -> None:
 
 
 @pytest.fixture
-def filled(db_url: str) -> str:  # noqa: F811
+def filled(db_url: str) -> str:
     _fill(db_url)
     return db_url
 

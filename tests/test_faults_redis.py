@@ -21,15 +21,8 @@ import pytest
 import redis
 
 from demo.server import DemoWeb
-from tests.dbtools import pg_restartable, pg_schema_url, pg_start, pg_stop  # noqa: F401
-from tests.test_distributed import (  # noqa: F401 - fixtures
-    crawl_cmd,
-    crawl_id,
-    expected_paths,
-    page_requests,
-    redis_url,
-    stored,
-)
+from tests.dbtools import pg_schema_url, pg_start, pg_stop
+from tests.test_distributed import crawl_cmd, expected_paths, page_requests, stored
 
 REDIS_SERVER = shutil.which("redis-server")
 
@@ -176,9 +169,9 @@ def test_redis_gone_past_the_limit_stops_the_worker_and_a_rerun_finishes(
 
 def test_postgresql_restarted_under_two_workers_loses_nothing(
     tmp_path: Path,
-    pg_restartable: str,  # noqa: F811 - fixtures
-    redis_url: str,  # noqa: F811
-    crawl_id: str,  # noqa: F811
+    pg_restartable: str,
+    redis_url: str,
+    crawl_id: str,
 ) -> None:
     """Two workers; the PostgreSQL server stopped for 3 s mid-crawl: each
     worker spools the batches it refused (its own spool folder) and replays

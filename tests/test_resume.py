@@ -33,7 +33,7 @@ from benchmarks.soak import (
 )
 from demo.server import DemoWeb
 from pipelines.schema import connect, crawl_runs, pages
-from tests.dbtools import db_url, pg_restartable, pg_start, pg_stop  # noqa: F401 - fixtures
+from tests.dbtools import pg_start, pg_stop
 
 
 def sqlite_url(db: Path) -> str:
@@ -79,7 +79,7 @@ def _page_paths(web: DemoWeb, since: int) -> list[str]:
 def test_killed_crawl_resumes_to_the_same_result(
     web: DemoWeb,
     full: Path,
-    db_url: str,  # noqa: F811 - a SQLite file, then a PostgreSQL schema
+    db_url: str,
     tmp_path: Path,
 ) -> None:
     sites = web.write_site_list(tmp_path / "sites.txt")
@@ -196,7 +196,7 @@ def test_revisit_interval_skips_fresh_pages_but_finds_new_ones(
 def test_database_outage_mid_crawl_loses_nothing(
     web: DemoWeb,
     full: Path,
-    pg_restartable: str,  # noqa: F811
+    pg_restartable: str,
     tmp_path: Path,
 ) -> None:
     """PostgreSQL stops for a few seconds in the middle of a real crawl: the

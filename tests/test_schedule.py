@@ -25,7 +25,6 @@ from crawler.scheduler import (
 )
 from demo.server import DemoWeb
 from pipelines.schema import as_utc, connect, crawl_runs, pages, scheduled_jobs, utcnow
-from tests.dbtools import db_url  # noqa: F401 - fixture
 
 
 def test_durations_and_cron_are_checked(tmp_path: Path) -> None:
@@ -51,7 +50,7 @@ def test_durations_and_cron_are_checked(tmp_path: Path) -> None:
     engine.dispose()
 
 
-def test_one_run_per_job_and_missed_runs_collapse(db_url: str, tmp_path: Path) -> None:  # noqa: F811
+def test_one_run_per_job_and_missed_runs_collapse(db_url: str, tmp_path: Path) -> None:
     engine = connect(db_url)
     sites = tmp_path / "sites.txt"
     sites.write_text("http://127.0.0.1:9/\n")

@@ -7,7 +7,6 @@ import pytest
 from sqlalchemy import create_engine, inspect, select, text, update
 
 from pipelines.schema import SCHEMA_VERSION, DatabaseError, connect, metadata, schema_info
-from tests.dbtools import db_url  # noqa: F401 - fixture
 
 # The version 1 schema as sitesift 0.1 created it (pages, sites, crawl_runs).
 V1_DDL = [
@@ -30,7 +29,7 @@ V1_DDL = [
 ]
 
 
-def test_fresh_database_has_every_table(db_url: str) -> None:  # noqa: F811
+def test_fresh_database_has_every_table(db_url: str) -> None:
     engine = connect(db_url)
     names = set(inspect(engine).get_table_names())
     engine.dispose()
@@ -40,7 +39,7 @@ def test_fresh_database_has_every_table(db_url: str) -> None:  # noqa: F811
         assert table in names
 
 
-def test_version_1_is_upgraded_in_place(db_url: str) -> None:  # noqa: F811
+def test_version_1_is_upgraded_in_place(db_url: str) -> None:
     raw = create_engine(db_url)
     blob = "BLOB" if raw.dialect.name == "sqlite" else "BYTEA"
     with raw.begin() as conn:
@@ -59,7 +58,7 @@ def test_version_1_is_upgraded_in_place(db_url: str) -> None:  # noqa: F811
     connect(db_url).dispose()  # a second open is a no-op
 
 
-def test_newer_database_is_refused(db_url: str) -> None:  # noqa: F811
+def test_newer_database_is_refused(db_url: str) -> None:
     engine = connect(db_url)
     with engine.begin() as conn:
         conn.execute(update(schema_info).values(version=SCHEMA_VERSION + 1))
@@ -68,7 +67,7 @@ def test_newer_database_is_refused(db_url: str) -> None:  # noqa: F811
         connect(db_url)
 
 
-def test_version_2_gains_the_multipage_columns(db_url: str) -> None:  # noqa: F811
+def test_version_2_gains_the_multipage_columns(db_url: str) -> None:
     engine = connect(db_url)
     with engine.begin() as conn:
         conn.execute(text("DROP INDEX ix_articles_part_of"))

@@ -13,7 +13,7 @@ from crawler.items import Outcome, PageItem
 from pipelines.schema import DatabaseError, connect, crawl_runs, decompress_html, pages
 from pipelines.spool import Spool
 from pipelines.store import StorePipeline
-from tests.dbtools import db_url, pg_restartable, pg_start, pg_stop  # noqa: F401 - fixtures
+from tests.dbtools import pg_start, pg_stop
 
 
 def _pipeline(url: str) -> StorePipeline:
@@ -30,7 +30,7 @@ def _item(url: str, outcome: Outcome = Outcome.OK, html: str | None = "<p>hi</p>
                     content_hash="abc", url_group="h/{n}")  # fmt: skip
 
 
-def test_pages_are_upserted_and_failures_keep_good_content(db_url: str) -> None:  # noqa: F811
+def test_pages_are_upserted_and_failures_keep_good_content(db_url: str) -> None:
     pipe = _pipeline(db_url)
     pipe.process_item(_item("http://h/1"))
     pipe.process_item(_item("http://h/2"))
@@ -60,7 +60,7 @@ def test_unreachable_database_is_a_clear_error(tmp_path) -> None:
 # -- the database going away mid-crawl -------------------------------------------
 
 
-def test_database_outage_spools_and_replays(pg_restartable: str, tmp_path: Path) -> None:  # noqa: F811
+def test_database_outage_spools_and_replays(pg_restartable: str, tmp_path: Path) -> None:
     crawler = get_crawler(Spider, {"SITESIFT_DB": pg_restartable, "SITESIFT_STORE_BATCH": 1,
                                    "SITESIFT_STORE_RETRIES": 2, "SITESIFT_STORE_BACKOFF": 0.1,
                                    "SITESIFT_SPOOL_DIR": str(tmp_path / "spool")})  # fmt: skip
@@ -155,7 +155,7 @@ def test_postgresql_tests_fail_under_ci_rather_than_skip(tmp_path: Path, ci: boo
         assert "1 passed" in out and "2 skipped" in out, out
 
 
-def test_a_replaced_screenshot_is_deleted_unless_shared(tmp_path: Path, db_url: str) -> None:  # noqa: F811
+def test_a_replaced_screenshot_is_deleted_unless_shared(tmp_path: Path, db_url: str) -> None:
     """Page 1 is photographed again with a new picture: its old file goes (no
     page refers to it); page 2's picture, shared with page 3, stays when
     page 2 gets a new one; a refetch without a photo keeps the last one."""
