@@ -26,9 +26,9 @@ import tempfile
 import time
 from pathlib import Path
 
+from benchmarks.publish import RESULTS, publish
 from demo.server import DemoWeb
 
-RESULTS = Path(__file__).parent / "results"
 UNTHROTTLED = [
     "-s", "AUTOTHROTTLE_ENABLED=False",
     "-s", "DOWNLOAD_DELAY=0",
@@ -142,9 +142,7 @@ def main(argv: list[str] | None = None) -> int:
         lines.append(f"{name} / scrapy bench: {r['pages'] / r['seconds'] / bench_rate:.2f}  ")
     lines.append("")
     table = "\n".join(lines)
-    print(table)
-    RESULTS.mkdir(exist_ok=True)
-    (RESULTS / "crawl.md").write_text(table + "\n", encoding="utf-8")
+    publish(table, RESULTS / "crawl.md")
     return 0
 
 

@@ -29,9 +29,9 @@ import redis
 from sqlalchemy import func, select
 
 from benchmarks.pgschema import drop_schema, fresh_schema
+from benchmarks.publish import RESULTS, publish
 from pipelines.schema import connect, pages
 
-RESULTS = Path(__file__).parent / "results"
 PG = os.environ.get("SITESIFT_BENCH_PG", "postgresql+psycopg://postgres@127.0.0.1:5432/test")
 REDIS = os.environ.get("SITESIFT_BENCH_REDIS", "redis://127.0.0.1:6379/14")
 UNTHROTTLED = ["-L", "WARNING", "-s", "AUTOTHROTTLE_ENABLED=False", "-s", "DOWNLOAD_DELAY=0",
@@ -146,10 +146,7 @@ def main(argv: list[str] | None = None) -> int:
         "(site server, PostgreSQL, Redis, anything else running on the machine).",
     ]
     table = "\n".join(lines) + "\n"
-    print(table)
-    RESULTS.mkdir(exist_ok=True)
-    name = "distributed-light.md" if args.no_extract else "distributed.md"
-    (RESULTS / name).write_text(table, encoding="utf-8")
+    publish(table, RESULTS / ("distributed-light.md" if args.no_extract else "distributed.md"))
     return 0
 
 

@@ -21,9 +21,8 @@ import zlib
 from collections import Counter
 from pathlib import Path
 
+from benchmarks.publish import RESULTS, publish
 from tests.hostile_web import CASES, HostileCrawl, HostileWeb, run_crawl
-
-RESULTS = Path(__file__).parent / "results"
 
 
 def cases_met(crawl: HostileCrawl) -> int:
@@ -88,9 +87,7 @@ def main(argv: list[str] | None = None) -> int:
               "| reason | records |", "|---|---:|"]  # fmt: skip
     lines += [f"| {kind} | {count} |" for kind, count in reasons.most_common()]
     table = "\n".join(lines) + "\n"
-    print(table)
-    RESULTS.mkdir(exist_ok=True)
-    (RESULTS / "hostile.md").write_text(table)
+    publish(table, RESULTS / "hostile.md")
     return 0 if all(crawl.returncode == 0 for _, crawl, *_ in rows) else 1
 
 

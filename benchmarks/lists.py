@@ -56,10 +56,10 @@ from lxml import html as lxml_html
 
 from benchmarks import datasets, metrics
 from benchmarks.extraction import call_with_timeout, page_input
+from benchmarks.publish import RESULTS, publish
 from extractors import listing
 from extractors.result import Record
 
-RESULTS = Path(__file__).resolve().parent / "results"
 SET = "wcxb-dev"
 KINDS: tuple[str, ...] = ("listing", "collection")
 MIN_ENTRIES = 3  # fewer headline lines: the truth's list is not one of links
@@ -279,9 +279,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(file=sys.stderr)
     config = "python -m benchmarks.lists " + " ".join(sys.argv[1:] if argv is None else argv)
     text = render(scores, skipped, config.strip())
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(text + "\n", encoding="utf-8")
-    print(text)
+    publish(text, args.out)
     return 0
 
 

@@ -26,11 +26,10 @@ from pathlib import Path
 from typing import Any
 
 from benchmarks.crawl import UNTHROTTLED, run_measured
+from benchmarks.publish import RESULTS, publish
 from crawler import settings as defaults
 from crawler.screenshots import CaptureParams, ScreenshotStore, capture_page
 from demo.server import DemoWeb
-
-RESULTS = Path(__file__).parent / "results"
 
 
 def _page_urls(web: DemoWeb) -> list[str]:
@@ -194,9 +193,7 @@ def main(argv: list[str] | None = None) -> int:
                          f"{r['pages'] / r['seconds']:.1f} | {r['rss']} |")  # fmt: skip
             print(lines[-1], file=sys.stderr)
     table = "\n".join(lines) + "\n"
-    print(table)
-    RESULTS.mkdir(exist_ok=True)
-    (RESULTS / "screenshots.md").write_text(table, encoding="utf-8")
+    publish(table, RESULTS / "screenshots.md")
     return 0
 
 

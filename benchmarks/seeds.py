@@ -48,11 +48,11 @@ from urllib.parse import urlsplit
 from benchmarks import datasets, metrics
 from benchmarks.extraction import DEFAULT_TIMEOUT, call_with_timeout, page_input
 from benchmarks.peers import PEERS
+from benchmarks.publish import RESULTS, publish
 from extractors import METHODS
 from extractors.result import LengthClass
 from extractors.scedd import classify_length
 
-RESULTS = Path(__file__).resolve().parent / "results"
 ERROR_BOUND = 0.2  # SCEDD §4.3.2: an extraction with error over 20% is wrong
 CORRECT_F1 = 0.8  # I-AWCE proxy: "correct" extraction
 COMPLETE_F1 = 0.95  # I-AWCE proxy: "fully extracted"
@@ -377,9 +377,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(file=sys.stderr)
     command = "python -m benchmarks.seeds " + " ".join(sys.argv[1:] if argv is None else argv)
     text = render(outcomes, command.strip(), time.perf_counter() - start)
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(text + "\n", encoding="utf-8")
-    print(text)
+    publish(text, args.out)
     return 0
 
 

@@ -36,6 +36,7 @@ from sqlalchemy import func, select
 from sqlalchemy.exc import SQLAlchemyError
 
 from benchmarks.pgschema import drop_schema, fresh_schema
+from benchmarks.publish import RESULTS, publish
 from demo.server import DemoWeb
 from pipelines.schema import (
     article_bands,
@@ -47,7 +48,6 @@ from pipelines.schema import (
     pages,
 )
 
-RESULTS = Path(__file__).parent / "results"
 PG = os.environ.get("SITESIFT_TEST_PG", "postgresql+psycopg://postgres@127.0.0.1:5432/test")
 
 # The demo's robots.txt asks for 0.2 s between requests: capped to 0 here.
@@ -356,9 +356,7 @@ def main(argv: list[str] | None = None) -> int:
                           f"{totals.peak_mib:.0f}", "-", failed))  # fmt: skip
     lines += ["", f"Differences found: {failed} (refetched stored pages included)."]
     table = "\n".join(lines) + "\n"
-    print(table)
-    args.output.parent.mkdir(parents=True, exist_ok=True)
-    args.output.write_text(table, encoding="utf-8")
+    publish(table, args.output)
     return 1 if failed else 0
 
 

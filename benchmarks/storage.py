@@ -25,11 +25,11 @@ from scrapy import Spider
 from scrapy.utils.test import get_crawler
 from sqlalchemy import text
 
+from benchmarks.publish import RESULTS, publish
 from crawler.items import PageItem
 from pipelines.schema import connect
 from pipelines.store import StorePipeline
 
-RESULTS = Path(__file__).parent / "results"
 PG = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
 WORDS = [
     "city",
@@ -113,11 +113,8 @@ def main() -> None:
                     conn.execute(text(f'DROP SCHEMA "{schema}" CASCADE'))
                 engine.dispose()
     table = "\n".join(lines)
-    print(table)
-    RESULTS.mkdir(exist_ok=True)
-    (RESULTS / f"storage-{args.db}.md").write_text(
-        "# Storage and export\n\n`python -m benchmarks.storage "
-        + " ".join(sys.argv[1:]) + "`\n\n" + table + "\n", encoding="utf-8")  # fmt: skip
+    command = " ".join(["python -m benchmarks.storage", *sys.argv[1:]])
+    publish(f"# Storage and export\n\n`{command}`\n\n{table}", RESULTS / f"storage-{args.db}.md")
 
 
 if __name__ == "__main__":
