@@ -407,7 +407,8 @@ def classify(
     if main_chars is None:
         from .density import extract as cetd
 
-        main_chars = len("".join(cetd(doc).text.split()))
+        # The length of CETD's output as auto's voter gives it (see auto._run).
+        main_chars = len("".join(cetd(doc, clean=False, markup_chars_per_tag=0.0).text.split()))
     prior = p.declared_article_logit if declares_article(doc) else 0.0
     prob = list_probability(features(doc, main_chars, p), p, prior)
     page_type = PageType.LIST if prob >= 0.5 else PageType.ARTICLE

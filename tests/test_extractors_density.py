@@ -8,7 +8,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from extractors import METHODS, as_document
+from extractors import METHODS, as_document, density
 from extractors.density import Params, composite_density, compute_density, extract
 
 PARA = (
@@ -176,3 +176,60 @@ def test_sparse_meta_blocks_inside_the_leader_are_left_out() -> None:
     assert "comments" not in result.text
     # Above the path threshold: only the share of the leader's density drops it.
     assert "comments" in extract(html, leader_share=0.0).text
+
+
+def _player_story() -> str:
+    """Two paragraphs under a video player: eight bars of link-free controls."""
+    speeds = ("2.0X", "1.5X", "1.0X", "HD", "SD", "Auto", "Mute")
+    controls = "".join(f"<li><span>{x}</span></li>" for x in speeds)
+    bars = "".join(
+        f'<div class="bar"><span>00:0{i}</span><ul class="speed">{controls}</ul></div>'
+        for i in range(8)
+    )
+    paragraphs = "".join(f"<p>{PARA} Paragraph {i}.</p>" for i in range(2))
+    return (
+        "<html><head><title>Budget deal - Daily</title></head><body>"
+        f'<div id="header"><ul>{NAV}</ul></div>'
+        f'<div id="story"><div class="player">{bars}</div>{paragraphs}</div>'
+        f'<div id="side"><ul>{NAV}</ul></div></body></html>'
+    )
+
+
+def test_widget_markup_inside_the_leader_is_left_out() -> None:
+    html = _player_story()
+    result = extract(html)
+    assert result.text.count("The committee met") == 2
+    assert "1.5X" not in result.text and "00:0" not in result.text
+    # Without links its composite density stays above the leader's share.
+    assert "1.5X" in extract(html, markup_chars_per_tag=0.0).text
+
+
+def test_data_tables_are_not_widget_markup(monkeypatch: pytest.MonkeyPatch) -> None:
+    cells = "<td>Region {0}</td><td>Sales {0}</td><td>Q{0}</td>"
+    rows = "".join(f"<tr>{cells.format(i)}</tr>" for i in range(16))
+    paragraphs = "".join(f"<p>{PARA} Paragraph {i}.</p>" for i in range(3))
+    html = (
+        "<html><head><title>Budget deal - Daily</title></head><body>"
+        f'<div id="header"><ul>{NAV}</ul></div>'
+        f'<div id="story">{paragraphs}<div class="wrap"><table><tbody>{rows}</tbody></table>'
+        "</div></div></body></html>"
+    )
+    assert "Region 15" in extract(html).text
+    # It is the table exemption that keeps it: a block as sparse is dropped.
+    monkeypatch.setattr(density, "_mostly_table", lambda *args: False)
+    assert "Region 15" not in extract(html).text
+
+
+def test_generic_boilerplate_lines_are_cleaned() -> None:
+    paragraphs = "".join(f"<p>{PARA} Paragraph {i}.</p>" for i in range(4))
+    html = (
+        "<html><head><title>Budget deal - Daily</title></head><body>"
+        f'<div id="header"><ul>{NAV}</ul></div>'
+        f'<div id="story">{paragraphs}<p>Copyright 2024 Daily News. All rights reserved.</p>'
+        "<p>（责任编辑：王五）</p></div></body></html>"
+    )
+    text = extract(html).text
+    assert text.count("The committee met") == 4
+    assert "Copyright" not in text and "责任编辑" not in text
+    raw = extract(html, clean=False).text
+    assert "Copyright" in raw and "责任编辑" in raw
