@@ -138,19 +138,23 @@ def medoid(results: dict[str, Result]) -> tuple[str | None, float]:
     return best, scores[best]
 
 
+# Voters vote on their raw output (auto cleans the winner), and CETD as the
+# plain leader-scope method: dropping widget markup took a forum's replies,
+# and its shorter output sent the page to list routing (magic-html first 100:
+# auto 0.806 -> 0.801). classify's CETD length feature uses the same.
+VOTER_PARAMS: dict[str, dict[str, Any]] = {
+    "scedd": {"clean": False},
+    "cetd": {"clean": False, "markup_chars_per_tag": 0.0},
+}
+
+
 def _run(name: str, doc: Document, url: str | None, reference: Any) -> Result | None:
     from . import METHODS
 
     kwargs: dict[str, Any] = (
         {"reference": reference} if name == "layout" and reference is not None else {}
     )
-    if name in ("scedd", "cetd"):
-        kwargs["clean"] = False  # voters vote on their raw output; auto cleans the winner
-    if name == "cetd":
-        # CETD votes as the plain leader-scope method: dropping widget markup
-        # took a forum's replies and its length feature sent the page to list
-        # routing (magic-html first 100: auto 0.806 -> 0.801).
-        kwargs["markup_chars_per_tag"] = 0.0
+    kwargs.update(VOTER_PARAMS.get(name, {}))
     try:
         return METHODS[name](doc, url, **kwargs)
     except Exception:  # one failing voter must not sink the page

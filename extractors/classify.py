@@ -405,10 +405,10 @@ def classify(
     if length is None:
         length, _ = classify_length(doc)
     if main_chars is None:
+        from .auto import VOTER_PARAMS
         from .density import extract as cetd
 
-        # The length of CETD's output as auto's voter gives it (see auto._run).
-        main_chars = len("".join(cetd(doc, clean=False, markup_chars_per_tag=0.0).text.split()))
+        main_chars = len("".join(cetd(doc, **VOTER_PARAMS["cetd"]).text.split()))
     prior = p.declared_article_logit if declares_article(doc) else 0.0
     prob = list_probability(features(doc, main_chars, p), p, prior)
     page_type = PageType.LIST if prob >= 0.5 else PageType.ARTICLE
