@@ -18,16 +18,21 @@ MAX_BOILERPLATE_CHARS = 120
 
 _EDITOR = re.compile(
     r"^\s*[【\[(（]?\s*(责任编辑|责编|编辑|校对|审核|审校|监制|出品|策划|统筹|终审|初审|"
-    r"发布时间|发表时间|发布日期|更新时间|时间|日期|来源|稿源|作者|记者|記者|通讯员|通訊員|摄影|图片来源|文字|排版|美编|实习生|通讯员|本文来源|原标题|本文原标题|"
+    r"責任編輯|責編|編輯|校對|審核|監製|"
+    r"发布时间|发表时间|发布日期|更新时间|时间|日期|来源|稿源|作者|记者|記者|通讯员|通訊員|摄影|图片来源|文字|排版|美编|实习生|本文来源|原标题|本文原标题|"
+    r"發布時間|發佈時間|發表時間|更新時間|時間|來源|稿源|攝影|圖片來源|實習生|原標題|"
     r"editor|edited by|reporting by|additional reporting|source|photo|image|credit)s?\s*[|｜:：/]",
     re.I,
 )
 _NOISE = re.compile(
     r"copyright|all rights reserved|©|版权所有|版权声明|免责声明|^声明[:：]|转载|不代表本(网|站)|"
+    r"版權所有|版權聲明|免責聲明|^聲明[:：]|轉載|不代表本(網|站)|僅代表(作者|該機構)|未經(授權|許可)|分享到|"
     r"仅代表(作者|该机构)|未经(授权|许可)|分享到|扫描.{0,8}二维码|扫码|关注.{0,10}(公众号|微信|微博)|"
     r"点击.{0,10}(关注|阅读|在看|下载|菜单)|回复【|长按.{0,6}(识别|二维码)|"
     r"^(相关(新闻|文章|阅读|报道|链接|推荐)|延伸阅读|推荐阅读|热门(推荐|文章|新闻)|更多|更多精彩|"
+    r"相關(新聞|文章|閱讀|報導|報道|連結|推薦)|延伸閱讀|推薦閱讀|熱門(推薦|文章|新聞)|"
     r"评论|网友评论|我要评论|发表评论|上一篇|下一篇|返回(首页|顶部)|打印|关闭窗口|"
+    r"評論|網友評論|我要評論|發表評論|返回(首頁|頂部)|列印|關閉視窗|"
     r"related( articles| stories| posts| content)?|more|read more|continue reading.*|"
     r"share( this)?( article| story)?|comments?|add (a|your) comment|leave a (reply|comment)|"
     r"advertisement|sponsored|print|email|tweet|recommended|you may also like|"
@@ -120,7 +125,8 @@ _COMMENTS_HEADER = re.compile(
     r"add (a|your) comment|leave a (reply|comment)|post a comment|discuss this (article|story)|"
     r"(\d+\s*)?responses? to .{0,80}|"
     r"网友评论|发表评论|我要评论|全部评论|热门评论|最新评论|读者评论|用户评论|评论区|精选留言|写留言|"
-    r"网友留言|我要留言|评论)\W*(\d+\W*)?(条|comments?)?\W*$",
+    r"网友留言|我要留言|评论|網友評論|發表評論|我要評論|全部評論|熱門評論|最新評論|讀者評論|"
+    r"評論區|網友留言|我要留言|評論)\W*(\d+\W*)?(条|條|comments?)?\W*$",
     re.I,
 )
 # A header before this share of the text, or before this many characters

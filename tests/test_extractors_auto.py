@@ -93,6 +93,21 @@ def test_a_chinese_credit_line_alone_is_boilerplate_but_not_when_it_opens_a_para
     assert not is_boilerplate("【图集】")
 
 
+def test_traditional_character_furniture_is_boilerplate() -> None:
+    from extractors.boilerplate import cut_comments, is_boilerplate
+
+    for line in (
+        "免責聲明：本文僅代表作者個人觀點",
+        "責任編輯：王小明",
+        "相關新聞",
+        "發佈時間：2012-01-11",
+    ):
+        assert is_boilerplate(line), line
+    assert not is_boilerplate("記者昨天走訪了三家醫院，發現急診室的等候時間都超過兩小時。")
+    body = ["醫院表示，今年流感疫苗的接種人數比去年增加了三成，門診量也明顯上升。" * 4]
+    assert cut_comments([*body, "網友評論（12條）", "說得好"]) == body
+
+
 # One line of each kind of English furniture (extractors.boilerplate), as a
 # news page prints it around its article.
 FURNITURE = {
