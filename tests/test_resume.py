@@ -234,3 +234,34 @@ def test_database_outage_mid_crawl_loses_nothing(
     assert counts["sitesift/spool/replayed"] == counts["sitesift/spool/spooled"]
     assert "spooled" in stderr
     assert not list(spool.glob("*.jsonl"))
+
+
+def test_a_rerun_with_a_smaller_trap_budget_keeps_the_stored_pages(tmp_path: Path) -> None:
+    """Pages of one URL pattern stored by a first run stay ok when a rerun
+    (a lower SITESIFT_TRAP_MAX_GROUP_PAGES, or a section grown past it)
+    refuses part of the pattern: refused, not marked as traps."""
+    from tests.local_site import serving
+
+    def page(path: str) -> str | None:
+        if path == "/":
+            links = "".join(f'<a href="/item/{i}.html">item {i}</a> ' for i in range(1, 7))
+            return f"<html><body><h1>Items</h1>{links}</body></html>"
+        if path.startswith("/item/"):
+            return f"<html><body><h1>Item</h1><p>{'An item page. ' * 30}</p></body></html>"
+        return None
+
+    db = tmp_path / "crawl.db"
+    with serving(page) as base:
+        sites = tmp_path / "sites.txt"
+        sites.write_text(f"{base}\n")
+        for budget in (0, 3):  # 0: no pattern budget; every page due again
+            done = subprocess.run(
+                [sys.executable, "-m", "crawler.cli", "crawl", str(sites), "--db", sqlite_url(db),
+                 "-L", "WARNING", "-s", "AUTOTHROTTLE_ENABLED=False", "-s", "DOWNLOAD_DELAY=0",
+                 "-s", "SITESIFT_SCREENSHOTS=none", "-s", "SITESIFT_REVISIT=False",
+                 "-s", f"SITESIFT_TRAP_MAX_GROUP_PAGES={budget}"],
+                capture_output=True, text=True, timeout=120, cwd=tmp_path,
+            )  # fmt: skip
+            assert done.returncode == 0, done.stderr[-3000:]
+    stored = {url: outcome for url, (outcome, _, _) in rows(db).items() if "/item/" in url}
+    assert len(stored) == 6 and set(stored.values()) == {"ok"}, stored

@@ -187,12 +187,16 @@ class SiteSpider(Spider):
 
     def _trapped(
         self, spec: SiteSpec, url: str, depth: int, referer: str | None, reason: str
-    ) -> PageItem:
-        """A URL the trap guards refused: recorded once, never fetched."""
+    ) -> PageItem | None:
+        """A URL the trap guards refused: recorded once, never fetched. A page
+        stored by an earlier run keeps its row (a rerun with a smaller budget,
+        or a section grown past it, must not mark stored pages as traps)."""
         self.trapped.add(url)
-        self.crawler.stats.inc_value("sitesift/pages/skipped")
         self.crawler.stats.inc_value("sitesift/skipped/trap")
         logger.debug("%s: %s", url, reason)
+        if self._known_good(url):
+            return None
+        self.crawler.stats.inc_value("sitesift/pages/skipped")
         now = datetime.now(UTC).isoformat()
         return PageItem(url=url, site=spec.host, outcome=Outcome.SKIPPED, reason=reason,
                         fetched_at=now, depth=depth, referer=referer)  # fmt: skip
