@@ -61,4 +61,8 @@ class PageItem:
     screenshot: dict[str, Any] | None = None
     # Filled by the dedup pipeline: why a page was not stored as new content.
     duplicate_of: str | None = None
+    # ...and the cleaned text's hash and MinHash signature (None: too short),
+    # so that the store does not hash a text twice.
+    text_hash: str | None = None
+    minhash: list[int] | None = None
     document: Any = field(default=None, repr=False)

@@ -78,8 +78,10 @@ class Fingerprint:
     keys: list[int]
 
 
-def fingerprint(text: str, params: MinHashParams) -> Fingerprint:
-    """Pure: safe to run in a worker thread."""
+def fingerprint(text: str, params: MinHashParams) -> Fingerprint | None:
+    """Pure: safe to run in a worker thread. None for a text with no words."""
+    if not normalize_text(text):
+        return None
     sig = signature(text, params)
     return Fingerprint(text_hash(text), sig, band_keys(sig, params) if sig else [])
 
@@ -165,14 +167,12 @@ class DedupPipeline:
 
     @staticmethod
     def _applies(item: PageItem) -> bool:
-        return bool(
-            item.outcome is Outcome.OK
-            and item.text
-            and item.page_type != "list"
-            and normalize_text(item.text)
-        )
+        return bool(item.outcome is Outcome.OK and item.text and item.page_type != "list")
 
-    def _mark(self, item: PageItem, fp: Fingerprint) -> None:
+    def _mark(self, item: PageItem, fp: Fingerprint | None) -> None:
+        if fp is None:
+            return
+        item.text_hash, item.minhash = fp.digest, list(fp.sig) if fp.sig else None
         original, kind = self.find_original(item.url, fp)
         if original:
             item.duplicate_of = original

@@ -170,7 +170,8 @@ def _write_chunk(
     _write_records(conn, [r for r in good if r.get("records") is not None])
     for record in good:
         text = record.get("text")
-        if text and normalize_text(text) and record.get("page_type") != _LIST:
+        words = text and (record.get("text_hash") or normalize_text(text))
+        if words and record.get("page_type") != _LIST:
             counts[_write_article(conn, record, run_id)] += 1
     _adapt_revisit(conn, records, previous, revisit)
     return counts
@@ -278,7 +279,10 @@ def _write_records(conn: Connection, records: list[dict[str, Any]]) -> None:
 
 def _article_values(record: dict[str, Any], run_id: int | None) -> dict[str, Any]:
     text = record["text"]
-    sig = signature(text)
+    # Hashed by the dedup pipeline already, with the crawl's MinHash settings
+    # (in its worker thread); here only when it did not run.
+    sig = record.get("minhash")
+    sig = tuple(sig) if sig else (None if record.get("text_hash") else signature(text))
     return {
         "url": record["url"],
         "site": record["site"],
@@ -287,7 +291,7 @@ def _article_values(record: dict[str, Any], run_id: int | None) -> dict[str, Any
         "length_class": record.get("length_class"),
         "title": record.get("title"),
         "text": text,
-        "text_hash": text_hash(text),
+        "text_hash": record.get("text_hash") or text_hash(text),
         "minhash": pack(sig) if sig else None,
         "published": record.get("published"),
         "published_at": _published_at(record.get("published")),

@@ -69,8 +69,8 @@ def test_exact_hash_ignores_whitespace_but_not_words() -> None:
     assert signature("too short") is None
 
 
-def _pipelines(url: str) -> tuple[DedupPipeline, StorePipeline]:
-    crawler = get_crawler(Spider, {"SITESIFT_DB": url, "SITESIFT_STORE_BATCH": 1})
+def _pipelines(url: str, **settings: object) -> tuple[DedupPipeline, StorePipeline]:
+    crawler = get_crawler(Spider, {"SITESIFT_DB": url, "SITESIFT_STORE_BATCH": 1, **settings})
     crawler.spider = Spider(name="site")
     dedup = DedupPipeline.from_crawler(crawler)
     store = StorePipeline.from_crawler(crawler)
@@ -89,6 +89,20 @@ def _run(pipes: tuple[DedupPipeline, StorePipeline], *items: PageItem) -> None:
     dedup, store = pipes
     for item in items:
         store.process_item(dedup.check(item))
+
+
+def test_the_store_keeps_the_signature_the_duplicate_check_made(tmp_path) -> None:
+    """The stored MinHash is the one the dedup pipeline computed with the
+    crawl's shingle setting (a later run looks near-copies up with it), not
+    one made again with the defaults."""
+    from extractors.minhash import MinHashParams, unpack
+
+    url = f"sqlite:///{tmp_path / 'd.db'}"
+    _run(_pipelines(url, SITESIFT_DEDUP_SHINGLE=5), _article("http://h/a", EN))
+    stored = _articles(url)["http://h/a"]
+    assert unpack(stored.minhash) == signature(EN, MinHashParams(shingle=5))
+    assert unpack(stored.minhash) != signature(EN)
+    assert stored.text_hash == text_hash(EN)
 
 
 def _articles(url: str) -> dict[str, object]:

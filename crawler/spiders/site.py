@@ -52,6 +52,7 @@ from pipelines.history import (
     revisit_intervals,
     stored_html,
 )
+from pipelines.offload import parse_off_reactor
 from pipelines.schema import DatabaseError, connect, utcnow
 
 logger = logging.getLogger(__name__)
@@ -448,7 +449,10 @@ class SiteSpider(Spider):
             referer=response.meta.get(REFERER),
         )
 
-    def parse(self, response: Response) -> Iterator[PageItem | Request]:
+    async def parse(self, response: Response) -> AsyncIterator[PageItem | Request]:
+        """A page's item and its links; the parse runs in the crawl's parse
+        thread (pipelines/offload.py): a multi-megabyte page takes a second
+        or more, which the event loop must not wait for."""
         spec = self.by_host[response.meta[SITE]]
         item = self._item(response, spec)
         final = canonicalize_url(response.url)
@@ -459,7 +463,8 @@ class SiteSpider(Spider):
         # those claims, whether the page is new, changed or unchanged.
         reclaim = bool(response.meta.get(RECOVERED))
         if response.status == 304 and self._known_good(item.url):
-            yield from self._unchanged(spec, item, None, reclaim)
+            for out in self._unchanged(spec, item, None, reclaim):
+                yield out
             return
         reason = self._not_a_page(response, item.content_type)
         if response.status >= 400:
@@ -478,11 +483,14 @@ class SiteSpider(Spider):
             self.crawler.stats.inc_value(f"sitesift/pages/{item.outcome}")
             yield item
             return
-        doc = Document(response.body, url=response.url, content_type=item.content_type)
+        doc = await parse_off_reactor(
+            self.crawler, Document, response.body, url=response.url, content_type=item.content_type
+        )
         item.content_hash = hashlib.sha256(response.body).hexdigest()
         known = self.known.get(item.url)
         if self._known_good(item.url) and known.content_hash == item.content_hash:
-            yield from self._unchanged(spec, item, doc, reclaim)
+            for out in self._unchanged(spec, item, doc, reclaim):
+                yield out
             return
         item.document = doc
         item.html = doc.text
@@ -492,7 +500,8 @@ class SiteSpider(Spider):
         self.crawler.stats.inc_value("sitesift/pages/ok")
         # Links first: once the page is stored it counts as done, so its links
         # must already be scheduled (a distributed worker may die in between).
-        yield from self._follow(spec, doc, response.url, item.depth + 1, reclaim=reclaim)
+        for out in self._follow(spec, doc, response.url, item.depth + 1, reclaim=reclaim):
+            yield out
         yield item
 
     def _known_good(self, url: str) -> bool:
