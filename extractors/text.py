@@ -90,16 +90,29 @@ def _split_long_runs(match: re.Match[str]) -> str:
 
 def jieba_words(text: str) -> list[str]:
     """jieba words of a text, without whitespace or punctuation tokens."""
-    return list(_jieba_words(text))
-
-
-# Several methods cut the same texts of a page (boilerpipe's blocks, jusText's
-# paragraphs, repeated menus): segmenting is the costliest step on Chinese.
-@lru_cache(maxsize=8192)
-def _jieba_words(text: str) -> tuple[str, ...]:
     jieba = _load_jieba()
     text = _LONG_RUN.sub(_split_long_runs, text)
-    return tuple(w for w in jieba.lcut(text) if _LATIN_WORD.search(w) or CJK_CHAR.search(w))
+    words: list[str] = []
+    # jieba.cut splits a text at its own pattern and segments each run alone,
+    # so the runs are cached, not the texts: several methods cut the same page
+    # into different texts (boilerpipe's blocks, jusText's paragraphs) that
+    # share their runs.
+    for block in jieba.re_han_default.split(text):
+        if block:
+            words.extend(_jieba_block(block))
+    return words
+
+
+# Segmenting is the costliest step on Chinese; the cache is per process,
+# bounded, and (lru_cache locks) safe across threads.
+@lru_cache(maxsize=16384)
+def _jieba_block(block: str) -> tuple[str, ...]:
+    """The words of one block of ``jieba.re_han_default.split``: a run jieba
+    segments, or the text between runs, whose characters jieba.cut yields
+    one by one (whitespace, which is dropped, aside)."""
+    jieba = _load_jieba()
+    words = jieba.lcut(block) if jieba.re_han_default.match(block) else block
+    return tuple(w for w in words if _LATIN_WORD.search(w) or CJK_CHAR.search(w))
 
 
 def tokens(text: str, tokenizer: Tokenizer | str = Tokenizer.WHITESPACE) -> list[str]:
