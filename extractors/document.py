@@ -200,14 +200,9 @@ def _clean(root: etree._Element) -> None:
 
 def _flatten_deep(root: etree._Element) -> None:
     """Unwrap elements nested deeper than MAX_DEPTH (their text is kept)."""
-    stack = [(root, 0)]
-    deep = []
-    while stack:
-        el, depth = stack.pop()
-        if depth >= MAX_DEPTH:
-            deep.append(el)
-            continue
-        stack.extend((child, depth + 1) for child in el)
+    # The elements at depth MAX_DEPTH (the cleaned tree holds only elements),
+    # found by lxml in C: a path of MAX_DEPTH child steps.
+    deep = root.xpath("/".join(["*"] * MAX_DEPTH))
     for el in deep:
         text = "".join(el.itertext())
         for child in list(el):
@@ -239,6 +234,13 @@ _XML_INVALID = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff
 def _scrub_xml_invalid(root: etree._Element) -> None:
     """Drop XML-invalid characters from every text, tail and attribute value."""
     search, sub = _XML_INVALID.search, _XML_INVALID.sub
+    # Nearly every page has none: one search over its texts and one over its
+    # attribute values, which lxml lists in C (the parser already dropped
+    # comments and PIs; a union of the two paths would sort, and is slower).
+    texts = "".join(root.xpath("//text()", smart_strings=False))
+    values = "".join(root.xpath("//@*", smart_strings=False))
+    if not search(texts) and not search(values):
+        return
     for el in root.iter():
         if el.text and search(el.text):
             el.text = sub("", el.text)
@@ -337,24 +339,26 @@ class Document:
         """One iterative walk: pre-order assigns depth/index/line, post-order
         sums text, link text and tag counts into the parents."""
         stats = self.stats
+        block_tags = BLOCK_TAGS
         index = 0
         line = 0
         line_open = False  # whether text was emitted on the current line
-        # Stack entries: (element, depth, in_link, visited_children)
-        stack: list[tuple[etree._Element, int, bool, bool]] = [(self.root, 0, False, False)]
+        # Stack entries: (element, its parent's stats, depth, in_link, visited_children)
+        stack: list[tuple[etree._Element, NodeStats | None, int, bool, bool]] = [
+            (self.root, None, 0, False, False)
+        ]
+        pop, push = stack.pop, stack.append
         while stack:
-            el, depth, in_link, done = stack.pop()
-            tag = el.tag
+            el, pst, depth, in_link, done = pop()
             if done:
                 st = stats[el]
                 st.last_line = max(st.line, line if line_open else line - 1)
-                if tag in BLOCK_TAGS and line_open:
+                if line_open and el.tag in block_tags:
                     line += 1
                     line_open = False
-                tail_len = nonspace_len(el.tail)
-                parent = el.getparent()
-                if parent is not None and parent in stats:
-                    pst = stats[parent]
+                tail = el.tail
+                tail_len = len("".join(tail.split())) if tail else 0  # nonspace_len
+                if pst is not None:
                     pst.text_len += st.text_len + tail_len
                     pst.link_text_len += st.link_text_len + (tail_len if in_link else 0)
                     pst.tag_count += st.tag_count + 1
@@ -362,27 +366,23 @@ class Document:
                 if tail_len:
                     line_open = True
                 continue
-            if tag in BLOCK_TAGS and line_open:
+            tag = el.tag
+            if line_open and tag in block_tags:
                 line += 1
                 line_open = False
             is_link = tag == "a" and el.get("href") is not None
             link = in_link or is_link
-            own = nonspace_len(el.text)
-            st = NodeStats(
-                text_len=own,
-                link_text_len=own if link else 0,
-                link_count=1 if is_link else 0,
-                depth=depth,
-                index=index,
-                line=line,
-            )
+            text = el.text
+            own = len("".join(text.split())) if text else 0  # nonspace_len
+            st = NodeStats(own, own if link else 0, 0, 1 if is_link else 0, depth, index, line)
             stats[el] = st
             index += 1
             if own:
                 line_open = True
-            stack.append((el, depth, in_link, True))
+            push((el, pst, depth, in_link, True))
+            depth += 1
             for child in reversed(el):
-                stack.append((child, depth + 1, link, False))
+                push((child, st, depth, link, False))
         self.line_count = line + (1 if line_open else 0)
 
     # -- convenience ------------------------------------------------------
