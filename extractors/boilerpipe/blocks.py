@@ -179,7 +179,11 @@ Measure = Callable[[str], list[Token]]
 
 def english_measure(text: str) -> list[Token]:
     """The original's tokenizer: punctuation-glued runs; a word has a letter or digit."""
-    return [(len(t) + 1, len(t), bool(t.translate(_NOT_WORD_CHARS))) for t in _TOKEN.findall(text)]
+    # isalnum() first: most tokens are plain words, and it is a C test
+    return [
+        (len(t) + 1, len(t), t.isalnum() or bool(t.translate(_NOT_WORD_CHARS)))
+        for t in _TOKEN.findall(text)
+    ]
 
 
 def chinese_measure(
@@ -249,28 +253,26 @@ class WordCounts:
 
 def count_words(segments: list[tuple[str, bool]], measure: Measure, line_width: int) -> WordCounts:
     """flushBlock()'s counting: words, anchor words, and words on full wrapped lines."""
-    counts = WordCounts()
+    # Plain locals in the loop (it runs once per word of the page).
+    words = anchor_words = wrapped_lines = 0
     line_length = -1.0  # the original does not count the first space
     words_on_line = 0
     for text, in_anchor in segments:
         for advance, alone, is_word in measure(text):
             if not is_word:
                 continue
-            counts.words += 1
+            words += 1
             words_on_line += 1
             if in_anchor:
-                counts.anchor_words += 1
+                anchor_words += 1
             line_length += advance
             if line_length > line_width:
-                counts.wrapped_lines += 1
+                wrapped_lines += 1
                 line_length = alone
                 words_on_line = 1
-    if counts.wrapped_lines == 0:
-        counts.words_in_wrapped_lines = counts.words
-        counts.wrapped_lines = 1
-    else:
-        counts.words_in_wrapped_lines = counts.words - words_on_line
-    return counts
+    if wrapped_lines == 0:
+        return WordCounts(words, anchor_words, words, 1)
+    return WordCounts(words, anchor_words, words - words_on_line, wrapped_lines)
 
 
 # -- building blocks ----------------------------------------------------------
