@@ -20,6 +20,7 @@ import re
 from collections import defaultdict, deque
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, fields, replace
+from functools import lru_cache
 from typing import Any
 
 from lxml import etree
@@ -280,14 +281,23 @@ def _remaining_counts(body: Element, skip: set[Element]) -> dict[Element, Counts
 def _add_text(c: list[int], text: str | None, in_link: bool) -> None:
     if not text:
         return
-    n = len(text) - len(_SPACE.findall(text))
+    n, plain = _text_measures(text)
     if not n:
         return
     c[0] += n
     if in_link:
         c[1] += n
     else:
-        c[2] += len(_NOT_ALNUM.sub("", text))
+        c[2] += plain
+
+
+# Both passes of the link rules measure every text of the page (and a site's
+# pages share their menus): a bounded per-process cache of a pure function.
+@lru_cache(maxsize=16384)
+def _text_measures(text: str) -> tuple[int, int]:
+    """(non-space characters, substantive characters) of a text."""
+    n = len(text) - len(_SPACE.findall(text))
+    return n, len(_NOT_ALNUM.sub("", text)) if n else 0
 
 
 def _link_rule_nodes(body: Element, counts: dict[Element, Counts], p: Params) -> set[Element]:
