@@ -293,7 +293,7 @@ def _score(doc: Document, records: list[etree._Element], params: Params) -> floa
         1 for r in records if stats[r].link_count and stats[r].link_density <= params.link_only
     )
     sample = records[:: max(1, n // params.date_sample)]
-    dated = sum(1 for r in sample if find_date(_flat_text(r))) * n / len(sample)
+    dated = sum(1 for r in sample if _dated(doc, r)) * n / len(sample)
     nav = _in_navigation(records[0], doc.body) + _in_navigation(records[-1], doc.body)
     score = math.log1p(mean_len) * math.log1p(n)
     if nav:
@@ -305,7 +305,7 @@ def _score(doc: Document, records: list[etree._Element], params: Params) -> floa
     score *= 1 + params.date_bonus * dated / n + params.snippet_bonus * snippets / n
     if sum(1 for r in records if _has_choice(r)) * 2 > n:  # filter facets
         score *= params.nav_penalty
-    distinct = len({_flat_text(r) for r in records}) / n
+    distinct = len({_flat_text_of(doc, r) for r in records}) / n
     if distinct < params.min_distinct:
         score *= distinct
     return score
@@ -318,6 +318,25 @@ def _has_choice(el: etree._Element) -> bool:
 
 def _flat_text(el: etree._Element) -> str:
     return collapse_ws(" ".join(el.itertext()))
+
+
+# The candidate groups share members (a group, its merge with the groups of
+# its template, their lifted records): their texts and dates are read once
+# per element of the document.
+def _flat_text_of(doc: Document, el: etree._Element) -> str:
+    texts: dict[etree._Element, str] = doc.derived(("listing", "flat_text"), dict)
+    text = texts.get(el)
+    if text is None:
+        text = texts[el] = _flat_text(el)
+    return text
+
+
+def _dated(doc: Document, el: etree._Element) -> bool:
+    dated: dict[etree._Element, bool] = doc.derived(("listing", "dated"), dict)
+    found = dated.get(el)
+    if found is None:
+        found = dated[el] = find_date(_flat_text_of(doc, el)) is not None
+    return found
 
 
 def find_records(doc: Document, params: Params | None = None) -> list[etree._Element]:
@@ -369,11 +388,11 @@ def _merge(
     and mostly add new texts (a copy of the cards for another screen adds
     none)."""
     members = list(group.members)
-    texts = {_flat_text(m) for m in members}
+    texts = {_flat_text_of(doc, m) for m in members}
     for other in same:
         if other is group or other.count < min_records:
             continue
-        new = [_flat_text(m) for m in other.members]
+        new = [_flat_text_of(doc, m) for m in other.members]
         if sum(t not in texts for t in new) * 2 > len(new):
             members.extend(other.members)
             texts.update(new)
