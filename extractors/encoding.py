@@ -284,7 +284,7 @@ def repair_mojibake(text: str, cjk_codecs: list[str] | None = None) -> str:
 CJK_TEXT = re.compile(r"[\u4e00-\u9fff]")
 _NON_ASCII = re.compile(r"[^\x00-\x7f]")
 _CONTROLS = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
-_SURROGATE = re.compile(r"[\ud800-\udfff]")
+_CONTROL_CHARS = tuple(chr(c) for c in (*range(0x09), 0x0B, 0x0C, *range(0x0E, 0x20), 0x7F))
 
 
 def _strip_controls(text: str) -> str:
@@ -292,7 +292,12 @@ def _strip_controls(text: str) -> str:
     come from ``str`` input (``surrogateescape``, JSON ``\\ud83d`` escapes) and
     from a few codecs (UTF-7): a pair is joined into its character, a lone
     one becomes U+FFFD (lxml refuses to parse a text holding any)."""
-    text = _CONTROLS.sub("", text)
-    if _SURROGATE.search(text):
+    # Both tests scan the whole page, so they are done in C: a substring test
+    # per control character, and UTF-8 encoding, which fails on surrogates only.
+    if any(c in text for c in _CONTROL_CHARS):
+        text = _CONTROLS.sub("", text)
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
         text = text.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "replace")
     return text
