@@ -263,6 +263,18 @@ def _parser() -> html.HTMLParser:
         parser = html.HTMLParser(
             remove_comments=True, remove_pis=True, huge_tree=True, recover=True
         )
+        # Every element is a plain HtmlElement, chosen in C: lxml.html's own
+        # lookup is a Python call for each element object made (a few per
+        # element and page), only to give form controls classes no
+        # extractor uses.
+        parser.set_element_class_lookup(
+            etree.ElementDefaultClassLookup(
+                element=html.HtmlElement,
+                comment=html.HtmlComment,
+                pi=html.HtmlProcessingInstruction,
+                entity=html.HtmlEntity,
+            )
+        )
         _parsers.parser = parser
     return parser
 
