@@ -479,12 +479,15 @@ def text_content(el: etree._Element) -> str:
 
 
 def text_lines(
-    el: etree._Element, skip: frozenset[etree._Element] | set[etree._Element] | None = None
+    el: etree._Element,
+    skip: frozenset[etree._Element] | set[etree._Element] | None = None,
+    limit: int | None = None,
 ) -> list[str]:
     """Text of a subtree as lines: a new line at every block tag and ``<br>``.
 
     ``skip`` holds elements whose subtree (not tail) is left out — the way
     pruning algorithms render their result without mutating the shared tree.
+    ``limit`` (at least 0): only the first lines, rendered no further.
     """
     lines: list[str] = []
     current: list[str] = []
@@ -497,7 +500,7 @@ def text_lines(
             current.clear()
 
     stack: list[tuple[etree._Element, bool]] = [(el, False)]
-    while stack:
+    while stack and (limit is None or len(lines) < limit):
         node, done = stack.pop()
         tag = node.tag
         block = tag in BLOCK_TAGS
@@ -518,4 +521,4 @@ def text_lines(
         stack.append((node, True))
         stack.extend((child, False) for child in reversed(node))
     flush()
-    return lines
+    return lines if limit is None else lines[:limit]

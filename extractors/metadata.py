@@ -304,13 +304,13 @@ def _lines_after(doc: Document, heading: etree._Element | None, window: int) -> 
     from .document import text_lines
 
     if heading is None:
-        return text_lines(doc.body)[:window]
+        return text_lines(doc.body, limit=window)
     lines: list[str] = []
     node: etree._Element | None = heading
     # Walk following elements in document order until enough lines are read.
     while node is not None and len(lines) < window:
         if node is not heading:
-            lines.extend(text_lines(node)[: window - len(lines)])
+            lines.extend(text_lines(node, limit=window - len(lines)))
         if node.tail and node.tail.strip():
             lines.append(collapse_ws(node.tail))
         sibling = node.getnext()
