@@ -444,7 +444,7 @@ def detect_language(doc: Document, paragraphs: Iterable[Paragraph] = ()) -> str:
     best, best_hits = UNDETERMINED, 0
     for language in candidates:
         stoplist = stoplists.load(language)
-        hits = sum(n for word, n in counts.items() if word in stoplist)
+        hits = sum(counts[word] for word in stoplist.intersection(counts))  # in C
         if hits > best_hits:
             best, best_hits = language, hits
     return best
