@@ -1,4 +1,4 @@
-"""Run a page's CPU-heavy work (parse, classification, extraction) off the reactor.
+"""Run a page's CPU-heavy work (classification, extraction) off the reactor.
 
 Extraction is pure Python and costs ~0.1 s on a usual page and seconds on a
 multi-megabyte one. Inline in a pipeline it would stall the event loop:
@@ -6,9 +6,7 @@ downloads, timeouts, heartbeats and Redis calls would all wait. One worker
 thread (``SITESIFT_EXTRACT_THREADS``) takes that work instead; the GIL makes
 more threads no faster, but the reactor keeps running between its slices.
 Pipelines hand it pure functions of the page and touch shared state (caches,
-stats) only in the reactor thread, before and after. The spider's parse of a
-page has a thread of its own, so that link discovery never waits behind a
-queue of extractions.
+stats) only in the reactor thread, before and after.
 """
 
 from __future__ import annotations
@@ -25,36 +23,25 @@ from twisted.python.threadpool import ThreadPool
 
 T = TypeVar("T")
 
-_pools: WeakKeyDictionary[Crawler, dict[str, ThreadPool]] = WeakKeyDictionary()
+_pools: WeakKeyDictionary[Crawler, ThreadPool] = WeakKeyDictionary()
 
 
-def _pool(crawler: Crawler, name: str, size: int) -> ThreadPool:
-    """The crawl's pool ``name``, started on first use, stopped with the engine."""
-    pools = _pools.setdefault(crawler, {})
-    pool = pools.get(name)
+def _pool(crawler: Crawler) -> ThreadPool:
+    """The crawl's worker pool, started on first use, stopped with the engine."""
+    pool = _pools.get(crawler)
     if pool is None:
-        pool = ThreadPool(minthreads=0, maxthreads=max(1, size), name=f"sitesift-{name}")
+        size = max(1, crawler.settings.getint("SITESIFT_EXTRACT_THREADS"))
+        pool = ThreadPool(minthreads=0, maxthreads=size, name="sitesift-extract")
         pool.start()
         crawler.signals.connect(pool.stop, signal=signals.engine_stopped)
-        pools[name] = pool
+        _pools[crawler] = pool
     return pool
 
 
-async def _in(pool: ThreadPool, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+async def off_reactor(crawler: Crawler, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+    """``fn(*args, **kwargs)`` in the crawl's worker thread; its exception,
+    if any, is raised here."""
     from twisted.internet import reactor
 
-    d = threads.deferToThreadPool(reactor, pool, fn, *args, **kwargs)
+    d = threads.deferToThreadPool(reactor, _pool(crawler), fn, *args, **kwargs)
     return await maybe_deferred_to_future(d)
-
-
-async def off_reactor(crawler: Crawler, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
-    """``fn(*args, **kwargs)`` in the crawl's extraction thread; its exception,
-    if any, is raised here."""
-    size = crawler.settings.getint("SITESIFT_EXTRACT_THREADS")
-    return await _in(_pool(crawler, "extract", size), fn, *args, **kwargs)
-
-
-async def parse_off_reactor(crawler: Crawler, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
-    """``fn(*args, **kwargs)`` in the crawl's parse thread: a page's parse
-    (the spider needs its links) must not queue behind the extractions."""
-    return await _in(_pool(crawler, "parse", 1), fn, *args, **kwargs)

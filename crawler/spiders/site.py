@@ -52,7 +52,6 @@ from pipelines.history import (
     revisit_intervals,
     stored_html,
 )
-from pipelines.offload import parse_off_reactor
 from pipelines.schema import DatabaseError, connect, utcnow
 
 logger = logging.getLogger(__name__)
@@ -449,10 +448,7 @@ class SiteSpider(Spider):
             referer=response.meta.get(REFERER),
         )
 
-    async def parse(self, response: Response) -> AsyncIterator[PageItem | Request]:
-        """A page's item and its links; the parse runs in the crawl's parse
-        thread (pipelines/offload.py): a multi-megabyte page takes a second
-        or more, which the event loop must not wait for."""
+    def parse(self, response: Response) -> Iterator[PageItem | Request]:
         spec = self.by_host[response.meta[SITE]]
         item = self._item(response, spec)
         final = canonicalize_url(response.url)
@@ -463,8 +459,7 @@ class SiteSpider(Spider):
         # those claims, whether the page is new, changed or unchanged.
         reclaim = bool(response.meta.get(RECOVERED))
         if response.status == 304 and self._known_good(item.url):
-            for out in self._unchanged(spec, item, None, reclaim):
-                yield out
+            yield from self._unchanged(spec, item, None, reclaim)
             return
         reason = self._not_a_page(response, item.content_type)
         if response.status >= 400:
@@ -483,14 +478,11 @@ class SiteSpider(Spider):
             self.crawler.stats.inc_value(f"sitesift/pages/{item.outcome}")
             yield item
             return
-        doc = await parse_off_reactor(
-            self.crawler, Document, response.body, url=response.url, content_type=item.content_type
-        )
+        doc = Document(response.body, url=response.url, content_type=item.content_type)
         item.content_hash = hashlib.sha256(response.body).hexdigest()
         known = self.known.get(item.url)
         if self._known_good(item.url) and known.content_hash == item.content_hash:
-            for out in self._unchanged(spec, item, doc, reclaim):
-                yield out
+            yield from self._unchanged(spec, item, doc, reclaim)
             return
         item.document = doc
         item.html = doc.text
@@ -500,8 +492,7 @@ class SiteSpider(Spider):
         self.crawler.stats.inc_value("sitesift/pages/ok")
         # Links first: once the page is stored it counts as done, so its links
         # must already be scheduled (a distributed worker may die in between).
-        for out in self._follow(spec, doc, response.url, item.depth + 1, reclaim=reclaim):
-            yield out
+        yield from self._follow(spec, doc, response.url, item.depth + 1, reclaim=reclaim)
         yield item
 
     def _known_good(self, url: str) -> bool:
