@@ -178,6 +178,14 @@ def test_sparse_meta_blocks_inside_the_leader_are_left_out() -> None:
     assert "comments" in extract(html, leader_share=0.0).text
 
 
+def _news_page(body: str) -> str:
+    """A news page: a menu, then ``body`` in the story box."""
+    return (
+        "<html><head><title>Budget deal - Daily</title></head><body>"
+        f'<div id="header"><ul>{NAV}</ul></div><div id="story">{body}</div></body></html>'
+    )
+
+
 def _player_story() -> str:
     """Two paragraphs under a video player: eight bars of link-free controls."""
     speeds = ("2.0X", "1.5X", "1.0X", "HD", "SD", "Auto", "Mute")
@@ -187,11 +195,8 @@ def _player_story() -> str:
         for i in range(8)
     )
     paragraphs = "".join(f"<p>{PARA} Paragraph {i}.</p>" for i in range(2))
-    return (
-        "<html><head><title>Budget deal - Daily</title></head><body>"
-        f'<div id="header"><ul>{NAV}</ul></div>'
-        f'<div id="story"><div class="player">{bars}</div>{paragraphs}</div>'
-        f'<div id="side"><ul>{NAV}</ul></div></body></html>'
+    return _news_page(f'<div class="player">{bars}</div>{paragraphs}').replace(
+        "</body>", f'<div id="side"><ul>{NAV}</ul></div></body>'
     )
 
 
@@ -208,12 +213,7 @@ def test_data_tables_are_not_widget_markup(monkeypatch: pytest.MonkeyPatch) -> N
     cells = "<td>Region {0}</td><td>Sales {0}</td><td>Q{0}</td>"
     rows = "".join(f"<tr>{cells.format(i)}</tr>" for i in range(16))
     paragraphs = "".join(f"<p>{PARA} Paragraph {i}.</p>" for i in range(3))
-    html = (
-        "<html><head><title>Budget deal - Daily</title></head><body>"
-        f'<div id="header"><ul>{NAV}</ul></div>'
-        f'<div id="story">{paragraphs}<div class="wrap"><table><tbody>{rows}</tbody></table>'
-        "</div></div></body></html>"
-    )
+    html = _news_page(f'{paragraphs}<div class="wrap"><table><tbody>{rows}</tbody></table></div>')
     assert "Region 15" in extract(html).text
     # It is the table exemption that keeps it: a block as sparse is dropped.
     monkeypatch.setattr(density, "_mostly_table", lambda *args: False)
@@ -222,12 +222,8 @@ def test_data_tables_are_not_widget_markup(monkeypatch: pytest.MonkeyPatch) -> N
 
 def test_generic_boilerplate_lines_are_cleaned() -> None:
     paragraphs = "".join(f"<p>{PARA} Paragraph {i}.</p>" for i in range(4))
-    html = (
-        "<html><head><title>Budget deal - Daily</title></head><body>"
-        f'<div id="header"><ul>{NAV}</ul></div>'
-        f'<div id="story">{paragraphs}<p>Copyright 2024 Daily News. All rights reserved.</p>'
-        "<p>（责任编辑：王五）</p></div></body></html>"
-    )
+    footer = "<p>Copyright 2024 Daily News. All rights reserved.</p><p>（责任编辑：王五）</p>"
+    html = _news_page(paragraphs + footer)
     text = extract(html).text
     assert text.count("The committee met") == 4
     assert "Copyright" not in text and "责任编辑" not in text
