@@ -368,8 +368,7 @@ class Document:
                 if line_open and el.tag in block_tags:
                     line += 1
                     line_open = False
-                tail = el.tail
-                tail_len = len("".join(tail.split())) if tail else 0  # nonspace_len
+                tail_len = nonspace_len(el.tail)
                 if pst is not None:
                     pst.text_len += st.text_len + tail_len
                     pst.link_text_len += st.link_text_len + (tail_len if in_link else 0)
@@ -384,8 +383,7 @@ class Document:
                 line_open = False
             is_link = tag == "a" and el.get("href") is not None
             link = in_link or is_link
-            text = el.text
-            own = len("".join(text.split())) if text else 0  # nonspace_len
+            own = nonspace_len(el.text)
             st = NodeStats(own, own if link else 0, 0, 1 if is_link else 0, depth, index, line)
             stats[el] = st
             index += 1

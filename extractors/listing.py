@@ -536,16 +536,18 @@ def _followers(elements: list[etree._Element], limit: int) -> list[list[etree._E
             if isinstance(sib.tag, str):
                 run.append(sib)
         runs.append(run)
-    pattern = [(e.tag, _class_key(e.get("class") or "")) for e in runs[0]]
+    pattern = _shape(runs[0])
     if not pattern or len(pattern) > limit:
         return none
-    for run in runs[:-1]:
-        if [(e.tag, _class_key(e.get("class") or "")) for e in run] != pattern:
-            return none
+    if any(_shape(run) != pattern for run in runs[:-1]):
+        return none
     last = runs[-1][: len(pattern)]
-    if [(e.tag, _class_key(e.get("class") or "")) for e in last] != pattern:
-        last = []
-    return [*runs[:-1], last]
+    return [*runs[:-1], last if _shape(last) == pattern else []]
+
+
+def _shape(run: list[etree._Element]) -> list[tuple[str, str]]:
+    """The tags and class patterns of a run of siblings."""
+    return [(e.tag, _class_key(e.get("class") or "")) for e in run]
 
 
 def _params_of(params: Params | None, overrides: dict[str, Any]) -> Params:

@@ -55,9 +55,12 @@ def normalize_text(text: str) -> str:
     return _SPACE.sub(" ", unicodedata.normalize("NFKC", text)).strip()
 
 
-def text_hash(text: str) -> str:
-    """SHA-256 of the normalised text: equal for exact duplicates."""
-    return hashlib.sha256(normalize_text(text).encode("utf-8")).hexdigest()
+def text_hash(text: str, normalized: str | None = None) -> str:
+    """SHA-256 of the normalised text: equal for exact duplicates
+    (``normalized``: ``normalize_text(text)``, when the caller has it)."""
+    if normalized is None:
+        normalized = normalize_text(text)
+    return hashlib.sha256(normalized.encode("utf-8")).hexdigest()
 
 
 def units(text: str) -> list[str]:

@@ -80,10 +80,11 @@ class Fingerprint:
 
 def fingerprint(text: str, params: MinHashParams) -> Fingerprint | None:
     """Pure: safe to run in a worker thread. None for a text with no words."""
-    if not normalize_text(text):
+    normalized = normalize_text(text)
+    if not normalized:
         return None
     sig = signature(text, params)
-    return Fingerprint(text_hash(text), sig, band_keys(sig, params) if sig else [])
+    return Fingerprint(text_hash(text, normalized), sig, band_keys(sig, params) if sig else [])
 
 
 class Index:
