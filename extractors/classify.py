@@ -408,9 +408,15 @@ def classify(
         from .auto import VOTER_PARAMS
         from .density import extract as cetd
 
-        main_chars = len("".join(cetd(doc, **VOTER_PARAMS["cetd"]).text.split()))
+        main_chars = doc.derived(
+            "classify.main_chars",
+            lambda: len("".join(cetd(doc, **VOTER_PARAMS["cetd"]).text.split())),
+        )
     prior = p.declared_article_logit if declares_article(doc) else 0.0
-    prob = list_probability(features(doc, main_chars, p), p, prior)
+    # A crawled page is classified by the classify pipeline, then again by
+    # auto (unless a screenshot decided): the features are computed once.
+    x = doc.derived(("classify.features", main_chars, p), lambda: features(doc, main_chars, p))
+    prob = list_probability(x, p, prior)
     page_type = PageType.LIST if prob >= 0.5 else PageType.ARTICLE
     confidence = prob if page_type is PageType.LIST else 1.0 - prob
     return Classification(page_type, round(confidence, 3), length, prob)

@@ -105,3 +105,21 @@ def test_fit_recovers_a_separable_rule() -> None:
     y = (raw[:, 0] + (raw[:, 1] - 100.0) / 50.0 > 0).astype(float)
     w = fit(x, y, l2=1e-3)
     assert ((_prob(x, w) >= 0.5) == (y == 1)).mean() > 0.95
+
+
+def test_a_document_is_classified_once(monkeypatch) -> None:
+    """The crawl classifies a page in its classify pipeline and again in auto:
+    the second call reuses the features and CETD's length."""
+    import extractors.classify as classify_module
+    from extractors import extract
+
+    calls: list[int] = []
+    features = classify_module.features
+    monkeypatch.setattr(
+        classify_module, "features", lambda *a, **k: calls.append(1) or features(*a, **k)
+    )
+    doc = as_document(LISTING, "https://example.org/news/")
+    first = classify(doc)
+    assert extract(doc).page_type is first.page_type is PageType.LIST
+    assert classify(doc) == first
+    assert len(calls) == 1
