@@ -249,6 +249,23 @@ def test_params_override_and_fixed_candidates() -> None:
     assert "Copyright" in result.text
 
 
+def test_the_second_round_runs_only_when_the_first_disagrees(monkeypatch) -> None:
+    import extractors.auto as auto
+
+    ran: list[str] = []
+    run = auto._run
+    monkeypatch.setattr(auto, "_run", lambda name, *a: ran.append(name) or run(name, *a))
+    first = extract(ARTICLE)
+    assert ran == ["cetd", "scedd", "awce", "layout"]  # they agree on the body
+    ran.clear()
+    assert extract(ARTICLE, first_round_agreement=1.1).text == first.text
+    assert ran == list(Params().candidates)
+    ran.clear()
+    # One method alone is no consensus.
+    extract(ARTICLE, candidates=("cetd", "awce"), first_round=1)
+    assert ran == ["cetd", "awce"]
+
+
 def test_shared_document_is_not_mutated() -> None:
     doc = as_document(ARTICLE)
     before = len(doc.stats)
