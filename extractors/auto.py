@@ -128,8 +128,11 @@ def _weights(text: str) -> Counter[str]:
 
 def _similarity(a: Counter[str], b: Counter[str]) -> float:
     """Weighted Jaccard overlap of two outputs' lines."""
-    union = sum((a | b).values())
-    return sum((a & b).values()) / union if union else 0.0
+    if len(b) < len(a):
+        a, b = b, a
+    shared = sum(min(n, b[line]) for line, n in a.items() if line in b)
+    union = a.total() + b.total() - shared
+    return shared / union if union else 0.0
 
 
 def medoid(results: dict[str, Result]) -> tuple[str | None, float]:
@@ -173,22 +176,31 @@ def _run(name: str, doc: Document, url: str | None, reference: Any) -> Result | 
         return None
 
 
-def _candidates(doc: Document, url: str | None, reference: Any, p: Params) -> dict[str, Result]:
-    """The candidates' results: the first round's alone when they agree."""
+Consensus = tuple[str | None, float]  # the medoid and its agreement
+
+
+def _candidates(
+    doc: Document, url: str | None, reference: Any, p: Params
+) -> tuple[dict[str, Result], Consensus]:
+    """The candidates' results and their medoid: the first round's alone
+    when they agree."""
 
     def run(names: tuple[str, ...]) -> dict[str, Result]:
         return {n: r for n in names if (r := _run(n, doc, url, reference)) is not None}
 
     results = run(p.candidates[: p.first_round])
-    if medoid(results)[1] < p.first_round_agreement:
-        results.update(run(p.candidates[p.first_round :]))
-    return results
+    consensus = medoid(results)
+    rest = p.candidates[p.first_round :]
+    if rest and consensus[1] < p.first_round_agreement:
+        results.update(run(rest))
+        consensus = medoid(results)
+    return results, consensus
 
 
 def _choose_article(
-    results: dict[str, Result], cls: Classification, p: Params
+    results: dict[str, Result], consensus: Consensus, cls: Classification, p: Params
 ) -> tuple[str | None, float]:
-    best, agreement = medoid(results)
+    best, agreement = consensus
     scedd = results.get("scedd")
     if (
         best is not None
@@ -331,7 +343,7 @@ def extract(
     url = url or doc.url
     if doc.body not in doc.stats or doc.stats[doc.body].text_len == 0:
         return Result(method=METHOD, title=doc.title, page_type=PageType.OTHER, confidence=0.95)
-    results = _candidates(doc, url, reference, p)
+    results, consensus = _candidates(doc, url, reference, p)
     cetd = results.get("cetd")
     scedd = results.get("scedd")
     cls = classification or classify(
@@ -340,20 +352,25 @@ def extract(
         main_chars=len("".join(cetd.text.split())) if cetd else None,
         length=scedd.length_class if scedd else None,
     )
-    result = _route(doc, url, results, cls, p)
+    result = _route(doc, url, results, consensus, cls, p)
     _attach_metadata(result, doc, url, fetched_at, p)
     return result
 
 
 def _route(
-    doc: Document, url: str | None, results: dict[str, Result], cls: Classification, p: Params
+    doc: Document,
+    url: str | None,
+    results: dict[str, Result],
+    consensus: Consensus,
+    cls: Classification,
+    p: Params,
 ) -> Result:
-    chosen, agreement = _choose_article(results, cls, p)
+    chosen, agreement = _choose_article(results, consensus, cls, p)
     article_text = results[chosen].text if chosen else ""
     if cls.page_type is PageType.LIST:
         listed = _run("list", doc, url, None)
         if listed is not None and listed.records:
-            best, _ = medoid(results)
+            best = consensus[0]
             main = results[best].node if best else None
             # Methods that disagree mean no single body, unless their
             # consensus is several long paragraphs: an article with link

@@ -300,8 +300,11 @@ def _text_measures(text: str) -> tuple[int, int]:
     return n, len(_NOT_ALNUM.sub("", text)) if n else 0
 
 
-def _link_rule_nodes(body: Element, counts: dict[Element, Counts], p: Params) -> set[Element]:
-    """Seed rules 1 and 2 on the parents of remaining links, deepest first.
+def _link_rule_nodes(
+    body: Element, counts: dict[Element, Counts], p: Params
+) -> tuple[set[Element], dict[Element, Counts]]:
+    """Seed rules 1 and 2 on the parents of remaining links, deepest first,
+    and the text measures left once the dropped nodes are gone.
 
     Rule 1 divides the text of the node's own link children by the node's
     text, as the seed words it: links deeper down are judged at their own
@@ -328,15 +331,18 @@ def _link_rule_nodes(body: Element, counts: dict[Element, Counts], p: Params) ->
                     break
                 for i in range(3):
                     c[i] -= removed[i]
-    return dropped
+    for node in dropped:
+        for el in node.iter():
+            live.pop(el, None)
+    return dropped, {el: (c[0], c[1], c[2]) for el, c in live.items()}
 
 
 def _after_link_rules(
     body: Element, skip: set[Element], p: Params
 ) -> tuple[set[Element], dict[Element, Counts]]:
     """The skip set grown by the link rules, and the text measures left."""
-    skip = skip | _link_rule_nodes(body, _remaining_counts(body, skip), p)
-    return skip, _remaining_counts(body, skip)
+    dropped, counts = _link_rule_nodes(body, _remaining_counts(body, skip), p)
+    return skip | dropped, counts
 
 
 # -- stage 4: the main block ---------------------------------------------------
