@@ -29,6 +29,7 @@ from typing import Any
 from .boilerplate import clean_lines
 from .classify import Classification, classify
 from .document import HEADING_TAGS, Document, absolute_url, as_document
+from .listing import to_record
 from .metadata import extract_metadata
 from .pagination import next_page
 from .result import LengthClass, PageType, Result
@@ -252,6 +253,23 @@ def _is_teaser(node: Any, url: str | None, p: Params) -> bool:
     return False
 
 
+def _teaser_entries(node: Any, url: str | None, p: Params) -> list[Any]:
+    """The entries of a list too short for a record group (the last page of
+    a paginated list holds one or two): the element around the body whose
+    heading links to another page, and its like siblings (same tag and class)
+    with such a heading."""
+    entry = node
+    for _ in range(p.headline_levels + 1):
+        if entry is None or next(entry.iter(*HEADING_TAGS), None) is not None:
+            break
+        entry = entry.getparent()
+    parent = entry.getparent() if entry is not None else None
+    if parent is None or not _is_teaser(entry, url, p):
+        return []
+    like = [el for el in parent if el.tag == entry.tag and el.get("class") == entry.get("class")]
+    return [el for el in like if _is_teaser(el, url, replace(p, headline_levels=0))]
+
+
 def _linked_share(listed: Result) -> float:
     return sum(1 for r in listed.records if r.url) / len(listed.records)
 
@@ -390,6 +408,11 @@ def _route(
                 )
             ):
                 return _list_result(listed, cls)
+        main = results[consensus[0]].node if consensus[0] else None
+        if cls.length_class is LengthClass.SHORT and (entries := _teaser_entries(main, url, p)):
+            records = [to_record(doc, el, url) for el in entries]
+            text = "\n".join(r.text for r in records)
+            return _list_result(Result(text=text, records=records, node=main), cls)
     if cls.page_type is PageType.OTHER or chosen is None:
         return Result(
             text=article_text,

@@ -229,6 +229,38 @@ def test_a_front_page_with_a_lead_story_teaser_is_a_list() -> None:
     assert _is_teaser(doc.body.find(".//p"), url, Params())
 
 
+def _last_page(entries: int, link: bool = True) -> str:
+    """The last page of a paginated list: one or two entries and a sidebar."""
+    items = "".join(
+        f'<li class="item"><h2>{f"<a href=/news/{i}.html>" if link else ""}{ITEMS[i]}'
+        f'{"</a>" if link else ""}</h2><span class="date">2024-05-0{i + 1}</span>'
+        f"<p>{PARAS[i][:150]}</p></li>"
+        for i in range(entries)
+    )
+    popular = "".join(f"<li><a href=/news/{i}.html>{ITEMS[i][:24]}</a></li>" for i in range(5, 10))
+    return f"""<html><head><title>News, page 3 - The Ledger</title></head><body>
+<ul class="menu">{NAV}</ul><main><h1>News</h1><ul class="article-list">{items}</ul>
+<nav class="pagination"><a rel="prev" href="/news/page/2/">Previous</a> <a href="/news/">1</a>
+<a href="/news/page/2/">2</a> <span>3</span></nav></main>
+<aside><h3>Most read</h3><ol>{popular}</ol></aside></body></html>"""
+
+
+def test_the_last_page_of_a_list_gives_its_few_entries() -> None:
+    """Too few entries for a record group: the body's linked headline and its
+    like siblings are the records, not the sidebar's links."""
+    url = "https://example.com/news/page/3/"
+    for n in (1, 2):
+        result = extract(_last_page(n), url=url)
+        assert result.page_type is PageType.LIST, n
+        assert [r.url for r in result.records] == [
+            f"https://example.com/news/{i}.html" for i in range(n)
+        ]
+        assert result.records[0].title == ITEMS[0]
+        assert result.records[0].date == "2024-05-01"
+    # A plain headline is no teaser: the page stays an article.
+    assert extract(_last_page(1, link=False), url=url).page_type is PageType.ARTICLE
+
+
 def test_medoid_picks_the_output_others_agree_with() -> None:
     good = "\n".join(PARAS)
     results = {
