@@ -387,9 +387,8 @@ def _route(
     article_text = results[chosen].text if chosen else ""
     if cls.page_type is PageType.LIST:
         listed = _run("list", doc, url, None)
+        main = results[consensus[0]].node if consensus[0] else None
         if listed is not None and listed.records:
-            best = consensus[0]
-            main = results[best].node if best else None
             # Methods that disagree mean no single body, unless their
             # consensus is several long paragraphs: an article with link
             # lists around it, which the DOM model alone calls a list.
@@ -408,7 +407,6 @@ def _route(
                 )
             ):
                 return _list_result(listed, cls)
-        main = results[consensus[0]].node if consensus[0] else None
         if cls.length_class is LengthClass.SHORT and (entries := _teaser_entries(main, url, p)):
             records = [to_record(doc, el, url) for el in entries]
             text = "\n".join(r.text for r in records)
