@@ -6,7 +6,7 @@ Stages, each a small function:
    tree, so running several costs their walks, not their parses.
 2. Run the candidate extractors (CETD, SCEDD, I-AWCE, layout
    similarity — with the caller's reference pages of the URL group —
-   then, unless these four already agree, boilerpipe and jusText).
+   jusText, and boilerpipe unless the others already agree).
 3. Classify the page from the DOM (article / list / other; short / long).
 4. List pages -> list records. Articles -> the candidates' *medoid*: the
    output that agrees most with all the others (weighted line overlap).
@@ -50,20 +50,21 @@ class Params:
     # The voters. Chosen on daniel-zh/zh-news/daniel-en (all pages): the
     # medoid of these six beat every 4- and 5-method subset and the 7-method
     # set with boilerpipe-default (which duplicates boilerpipe's errors).
-    candidates: tuple[str, ...] = ("cetd", "scedd", "awce", "layout", "boilerpipe", "justext")
+    candidates: tuple[str, ...] = ("cetd", "scedd", "awce", "layout", "justext", "boilerpipe")
     # SCEDD's output is taken for a short page when its line overlap with the
     # medoid is at least this (otherwise the consensus wins: SCEDD failed).
     short_agreement: float = 0.5
-    # A cascade: the first ``first_round`` candidates (the cheap ones, and
-    # layout, the one that reads the URL group's reference pages) run first;
-    # when their medoid agreement reaches ``first_round_agreement`` the
-    # others (boilerpipe, jusText: 40% of auto's time) would only confirm
-    # the consensus and are not run; > 1 = always all. Chosen on the even
-    # half (60 pages per set) of daniel-en/zh, zh-news, magic-html and
-    # wcxb-dev among 3 or 4 first and 0.7-0.95: 0.74x the time, every set
-    # within 0.001 of running all six; odd half: within 0.001 but
-    # readability -0.003 (a second round on 37% of pages).
-    first_round: int = 4
+    # A cascade: the first ``first_round`` candidates run first; when their
+    # medoid agreement reaches ``first_round_agreement`` the others (here
+    # boilerpipe alone, the costliest: ~30% of auto's time) would only
+    # confirm the consensus and are not run; > 1 = always all. Chosen on the
+    # even half (60 pages per set) of daniel-en/zh, zh-news, magic-html,
+    # wcxb-dev, readability and trafilatura-eval, among the first 3, 4 or 5
+    # (this order; layout or jusText last) and 0.7-0.95: the largest saving
+    # with every set within 0.002 of running all six. With 4 first (jusText
+    # second too) every threshold cost trafilatura-eval 0.009-0.012. Odd
+    # half: 0.80x the time, every set within 0.0015 of all six.
+    first_round: int = 5
     first_round_agreement: float = 0.8
     # A page the DOM model calls a list is extracted as a list only when the
     # article methods disagree (medoid agreement under this): on a real list

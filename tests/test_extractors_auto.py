@@ -288,7 +288,7 @@ def test_the_second_round_runs_only_when_the_first_disagrees(monkeypatch) -> Non
     run = auto._run
     monkeypatch.setattr(auto, "_run", lambda name, *a: ran.append(name) or run(name, *a))
     first = extract(ARTICLE)
-    assert ran == ["cetd", "scedd", "awce", "layout"]  # they agree on the body
+    assert ran == ["cetd", "scedd", "awce", "layout", "justext"]  # they agree on the body
     ran.clear()
     assert extract(ARTICLE, first_round_agreement=1.1).text == first.text
     assert ran == list(Params().candidates)
