@@ -137,8 +137,12 @@ def rough_text(doc: Document) -> str:
     """
     if doc.body not in doc.stats or doc.stats[doc.body].text_len == 0:
         return ""
-    dens = compute_density(doc, CetdParams())
-    return "\n".join(text_lines(dens.best[doc.body]))
+    # Shared: a crawled page's length is classified by the classify
+    # pipeline and again by SCEDD inside auto.
+    return doc.derived(
+        "scedd.rough_text",
+        lambda: "\n".join(text_lines(compute_density(doc, CetdParams()).best[doc.body])),
+    )
 
 
 def text_bytes(text: str, encoding: str = "utf-8") -> int:
