@@ -28,11 +28,17 @@ from urllib.parse import urlsplit
 from lxml import etree
 
 from .document import Document, as_document
+from .listing import Params as ListParams
 from .listing import find_records
 from .result import LengthClass, PageType
 from .scedd import classify_length
 
 __all__ = ["Classification", "Params", "classify", "features", "list_probability"]
+
+# The record group the model's features describe: the weights were fitted on
+# find_records with these list parameters (the list extractor's defaults
+# before its no-link penalty); change them only with a refit.
+RECORD_PARAMS = ListParams(no_link_penalty=1.0)
 
 _PARA_TAGS = (
     "p",
@@ -289,7 +295,7 @@ def features(doc: Document, main_chars: int, p: Params | None = None) -> list[fl
     body = stats[doc.body]
     total = max(1, body.text_len)
     para, _, longest = _leaf_paragraphs(doc, p)
-    records = find_records(doc)
+    records = find_records(doc, RECORD_PARAMS)
     rec_text = sum(stats[r].text_len for r in records)
     rec_links = sum(stats[r].link_text_len for r in records)
     with_link = sum(1 for r in records if stats[r].link_count) / max(1, len(records))

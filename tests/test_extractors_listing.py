@@ -313,3 +313,21 @@ def test_record_as_a_run_of_siblings_takes_its_summary() -> None:
     odd = extract(_page(MENU + f"<div id='index'>{uneven}</div>"))
     titles = [r.text for r in odd.records if r.text.startswith("Release")]
     assert titles and all("What changed" not in t for t in titles)
+
+
+def test_linked_entries_beat_paragraphs_without_links() -> None:
+    card = "<li class='card'><a href='/p/{i}'>Oak dining chair model {i}</a> <b>$12{i}</b></li>"
+    faq = (
+        "<div class='faq'>"
+        + "".join(
+            f"<p>Question {i}: how long does delivery take, and can the chair be returned? "
+            "Delivery takes three to five working days in most regions, and every chair "
+            "may be returned within thirty days of delivery for a full refund of its price.</p>"
+            for i in range(5)
+        )
+        + "</div>"
+    )
+    page = _page(MENU + _cards(6, card) + faq)
+    result = extract(page, url="https://example.com/chairs/")
+    assert [r.url for r in result.records] == [f"https://example.com/p/{i}" for i in range(6)]
+    assert extract(page, no_link_penalty=1.0).records[0].text.startswith("Question 0")
