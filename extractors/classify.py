@@ -37,8 +37,9 @@ __all__ = ["Classification", "Params", "classify", "features", "list_probability
 
 # The record group the model's features describe: the weights were fitted on
 # find_records with these list parameters (the list extractor's defaults
-# before its no-link penalty); change them only with a refit.
-RECORD_PARAMS = ListParams(no_link_penalty=1.0)
+# before its no-link penalty and section split); change them only with a
+# refit.
+RECORD_PARAMS = ListParams(no_link_penalty=1.0, split_sections=0.0)
 
 _PARA_TAGS = (
     "p",

@@ -102,6 +102,20 @@ class Params:
     # the record. 0 = off. Not in the seed (its records are single
     # elements). Tried 0 / 1 / 2 / 3 on the wcxb-dev tune half.
     max_followers: int = 2
+    # A chosen record that is itself a list (a letter or category section
+    # holding a run of two or more linked entries) is replaced by its
+    # entries when most records are such sections, their entries hold at
+    # least this share of the records' text and there are min_records
+    # entries per record on average. 0 = off. Not in the seed (its records
+    # are one group's elements). wcxb-dev tune half (even ids), record F1
+    # listing / collection: off 0.799 / 0.621, 0.3 0.802 / 0.624, 0.5
+    # 0.802 / 0.633, 0.6 and 0.7 0.802 / 0.621.
+    split_sections: float = 0.5
+    # ...and when at least this share of those entries' texts are distinct:
+    # colour swatches and sizes repeat from card to card. Changes nothing on
+    # the tune half (0 / 0.5 / 0.8 / 0.95 equal); seen on an odd-id product
+    # grid, whose swatch lists were split off as 353 records at 0.
+    split_distinct: float = 0.8
 
 
 # Form controls hold option lists (countries, sizes), never records.
@@ -379,7 +393,64 @@ def _find_records(doc: Document, params: Params) -> list[etree._Element]:
             score = _score(doc, records, params)
             if best is None or score > best.score:
                 best = _Candidate(records, score)
-    return best.records if best else []
+    if best is None:
+        return []
+    if params.split_sections:
+        return _split_sections(doc, best.records, params)
+    return best.records
+
+
+def _entry_run(doc: Document, record: etree._Element) -> list[etree._Element]:
+    """The record's largest run of linked entries (empty if none has two):
+    children of one element inside it sharing tag and class, each holding
+    text and a link (table cells are a row's columns, not entries)."""
+    stats = doc.stats
+    best: list[etree._Element] = []
+    best_len = 0
+    for node in record.iter():
+        if not isinstance(node.tag, str) or len(node) < 1:
+            continue
+        runs: dict[tuple[str, str], list[etree._Element]] = {}
+        for child in node:
+            st = stats.get(child) if isinstance(child.tag, str) else None
+            if st is None or not st.text_len or child.tag in ("td", "th", "tr"):
+                continue
+            if not (st.link_count or (child.tag == "a" and child.get("href"))):
+                continue
+            runs.setdefault((child.tag, _class_key(child.get("class") or "")), []).append(child)
+        for run in runs.values():
+            length = sum(stats[c].text_len for c in run)
+            if len(run) > 1 and (len(run), length) > (len(best), best_len):
+                best, best_len = run, length
+    return best
+
+
+def _split_sections(
+    doc: Document, records: list[etree._Element], params: Params
+) -> list[etree._Element]:
+    """Records that are sections of linked entries, replaced by their entries
+    (see ``Params.split_sections``); other records are kept as they are."""
+    stats = doc.stats
+    runs = [_entry_run(doc, r) for r in records]
+    text = sum(stats[r].text_len for r in records)
+    inner = sum(stats[c].text_len for run in runs for c in run)
+    entries = sum(len(run) for run in runs)
+    sections = sum(1 for run in runs if run)
+    if (
+        sections * 2 <= len(records)
+        or inner < params.split_sections * text
+        or entries < params.min_records * len(records)
+    ):
+        return records
+    # Entries of sections differ; options repeated in every card (colour
+    # swatches, sizes) do not.
+    distinct = len({_flat_text_of(doc, c) for run in runs for c in run}) / entries
+    if distinct < params.split_distinct:
+        return records
+    out: list[etree._Element] = []
+    for record, run in zip(records, runs, strict=True):
+        out.extend(run or [record])
+    return out
 
 
 def _merge(

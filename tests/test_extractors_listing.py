@@ -331,3 +331,36 @@ def test_linked_entries_beat_paragraphs_without_links() -> None:
     result = extract(page, url="https://example.com/chairs/")
     assert [r.url for r in result.records] == [f"https://example.com/p/{i}" for i in range(6)]
     assert extract(page, no_link_penalty=1.0).records[0].text.startswith("Question 0")
+
+
+def test_sections_of_linked_entries_are_split_into_entries() -> None:
+    names = {"A": ["Anchors", "Adapters", "Axles"], "B": ["Bolts", "Brackets", "Bushings"]}
+    names |= {
+        "C": ["Clamps", "Clips", "Collars", "Couplings"],
+        "D": ["Dowels", "Drives", "Dampers"],
+    }
+    sections = "".join(
+        f"<div class='letter-group'><h3>{letter}</h3><ul>"
+        + "".join(f"<li><a href='/c/{n.lower()}'>{n}</a></li>" for n in entries)
+        + "</ul></div>"
+        for letter, entries in names.items()
+    )
+    page = _page(MENU + f"<div id='index'>{sections}</div>")
+    result = extract(page, url="https://example.com/catalog/")
+    assert [r.text for r in result.records][:4] == ["Anchors", "Adapters", "Axles", "Bolts"]
+    assert len(result.records) == 13
+    assert result.records[0].url == "https://example.com/c/anchors"
+    assert len(extract(page, split_sections=0).records) == 4
+
+
+def test_options_repeated_in_every_card_are_no_sections() -> None:
+    swatches = "".join(
+        f"<span class='swatch'><a href='/p/{{i}}?c={c}'>{c}</a></span>"
+        for c in ("Red", "Blue", "Green", "Black")
+    )
+    card = f"<li class='card'><h3>Cup {{i}}</h3>{swatches}</li>"
+    page = _page(MENU + _cards(6, card))
+    result = extract(page)
+    assert len(result.records) == 6
+    assert result.records[1].text.startswith("Cup 1")
+    assert len(extract(page, split_distinct=0).records) == 24
