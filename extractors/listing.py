@@ -25,8 +25,10 @@ template nested at several depths (sections of a front page) is also scored
 as one merged group. A record's text leaves out screen-reader-only labels
 and parts repeating words already written (a card's title in its image
 link, heading and small-screen copy); a record written as a title element
-followed by sibling summary elements takes them along. Record and
-benchmark: ``python -m benchmarks.lists``.
+followed by sibling summary elements takes them along. Groups of records
+mostly without links (FAQ paragraphs) are scaled down, and chosen records
+that are sections of linked entries (a letter's or a category's links) give
+way to their entries. Record and benchmark: ``python -m benchmarks.lists``.
 """
 
 from __future__ import annotations
