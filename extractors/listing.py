@@ -72,9 +72,13 @@ class Params:
     # Records mostly without links (paragraphs: an FAQ, a description's
     # paragraphs beside the product grid). wcxb-dev tune half (even ids),
     # record F1 listing / collection: 1.0 (off) 0.781 / 0.612, 0.7 0.799 /
-    # 0.621, 0.5 and 0.3 0.799 / 0.621 (lower P+R balance); 0.7 kept. The
-    # DOM model of classify.py was fitted on find_records with 1.0 and
-    # keeps asking for that (classify.RECORD_PARAMS) until it is refitted.
+    # 0.621, 0.5 and 0.3 0.799 / 0.621 (lower P+R balance); 0.7 kept. It
+    # costs the list method's whole-text char F1 on collection pages (tune
+    # 0.648 -> 0.620, unseen 0.625 -> 0.616; listing unseen 0.683 -> 0.671):
+    # the paragraphs passed over are part of those pages' truth text; auto's
+    # char F1 on list pages moves by under 0.01. The DOM model of
+    # classify.py was fitted on find_records with 1.0 and keeps asking for
+    # that (classify.RECORD_PARAMS) until it is refitted.
     no_link_penalty: float = 0.7
     date_bonus: float = 0.5  # * share of records with a date
     # Records looked at for dates when scoring a group (speed only).
