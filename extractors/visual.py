@@ -2,11 +2,12 @@
 
 Seed: screenshot-classification-i-awce (a CNN on full-page screenshots tells
 article pages from list pages; LeNet-5 on 224x224 grey). Here the network is
-LeNet-shaped (5x5 then 3x3 convolutions, max pooling, two dense layers) but
-reads the top of the page at its own aspect ratio: the screenshot is turned
-grey, scaled to the model's input width and cut (or padded with white) to its
-height, so for a 1280 px wide capture the model sees the top ~2,560 CSS px,
-where the layout of a page is decided. Ink is 1, paper 0.
+LeNet-shaped (5x5 then 3x3 convolutions, max pooling, two dense layers). The
+screenshot is turned grey and, as the seed does, the whole bounded capture
+is squeezed to the model's input size (the shipped model: 96x192,
+``fit="squash"``); the weights' config can instead ask for the top of the
+page at its own aspect ratio (``fit="top"``: scaled to the input width, cut
+or padded with white to its height). Ink is 1, paper 0.
 
 The weights are trained by ``python -m training.pagetype train`` (torch, a
 training-only extra) and shipped as ``models/pagetype.npz``: the layer arrays
