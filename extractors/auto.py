@@ -233,42 +233,56 @@ def _list_is_main(doc: Document, listed: Result, main: Any, p: Params) -> bool:
     return False
 
 
-def _is_teaser(node: Any, url: str | None, p: Params) -> bool:
-    """Whether the body's headline (the first heading in it or in one of its
-    nearest ancestors) links to another page: the lead story of a front page
-    is a teaser under a linked headline, an article's body sits under its own
-    plain headline (or one linking to itself)."""
+def _headline(node: Any, p: Params) -> tuple[Any, Any] | None:
+    """The body's headline (the first heading in it or in one of its nearest
+    ancestors) and the element holding it."""
     el = node
     for _ in range(p.headline_levels + 1):
         if el is None:
-            return False
+            return None
         heading = next(el.iter(*HEADING_TAGS), None)
         if heading is not None:
-            page = (url or "").split("#")[0]
-            hrefs = (absolute_url(a.get("href") or "", url) or "" for a in heading.iter("a"))
-            return any(
-                h and not h.startswith(("#", "javascript:")) and h.split("#")[0] != page
-                for h in hrefs
-            )
+            return el, heading
         el = el.getparent()
-    return False
+    return None
+
+
+def _links_elsewhere(heading: Any, url: str | None) -> bool:
+    """Whether a heading links to another page (not to this one or a fragment)."""
+    page = (url or "").split("#")[0]
+    hrefs = (absolute_url(a.get("href") or "", url) or "" for a in heading.iter("a"))
+    return any(
+        h and not h.startswith(("#", "javascript:")) and h.split("#")[0] != page for h in hrefs
+    )
+
+
+def _is_teaser(node: Any, url: str | None, p: Params) -> bool:
+    """Whether the body's headline links to another page: the lead story of
+    a front page is a teaser under a linked headline, an article's body sits
+    under its own plain headline (or one linking to itself)."""
+    found = _headline(node, p)
+    return found is not None and _links_elsewhere(found[1], url)
 
 
 def _teaser_entries(node: Any, url: str | None, p: Params) -> list[Any]:
     """The entries of a list too short for a record group (the last page of
-    a paginated list holds one or two): the element around the body whose
-    heading links to another page, and its like siblings (same tag and class)
-    with such a heading."""
-    entry = node
-    for _ in range(p.headline_levels + 1):
-        if entry is None or next(entry.iter(*HEADING_TAGS), None) is not None:
-            break
-        entry = entry.getparent()
-    parent = entry.getparent() if entry is not None else None
-    if parent is None or not _is_teaser(entry, url, p):
+    a paginated list holds one or two): the element holding the body's
+    teaser headline, and its like siblings (same tag and class) with one."""
+    found = _headline(node, p)
+    if found is None or not _links_elsewhere(found[1], url):
         return []
-    like = [el for el in parent if el.tag == entry.tag and el.get("class") == entry.get("class")]
-    return [el for el in like if _is_teaser(el, url, replace(p, headline_levels=0))]
+    entry = found[0]
+    parent = entry.getparent()
+    if parent is None:
+        return []
+    return [
+        el
+        for el in parent
+        if el.tag == entry.tag
+        and el.get("class") == entry.get("class")
+        and (heading := next(el.iter(*HEADING_TAGS), None)) is not None
+        and _links_elsewhere(heading, url)
+    ]
 
 
 def _linked_share(listed: Result) -> float:
