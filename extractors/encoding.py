@@ -126,10 +126,13 @@ def _meta_encoding(data: bytes) -> str | None:
     return "utf-8" if name and name.startswith("utf-16") else label
 
 
-def _decodes_cleanly(data: bytes, encoding: str) -> bool:
+def _is_utf8_prefix(sample: bytes) -> bool:
+    """Whether ``sample``, possibly cut from a longer page, is valid UTF-8: a
+    character cut off at its end is allowed, nothing else (chopping a fixed
+    number of bytes instead can cut into the last whole character too)."""
     try:
-        data.decode(encoding)
-    except (UnicodeDecodeError, LookupError):
+        codecs.getincrementaldecoder("utf-8")().decode(sample, final=False)
+    except UnicodeDecodeError:
         return False
     return True
 
@@ -153,13 +156,7 @@ def _is_plausible(data: bytes, encoding: str) -> bool:
     finds a multi-byte one (the classic ``iso-8859-1`` header on a GBK page).
     """
     sample = data[:_DETECT_BYTES]
-    if (
-        encoding != "utf-8"
-        and _has_high_bytes(sample)
-        and _decodes_cleanly(
-            sample[: len(sample) - 3] if len(data) > _DETECT_BYTES else sample, "utf-8"
-        )
-    ):
+    if encoding != "utf-8" and _has_high_bytes(sample) and _is_utf8_prefix(sample):
         return False
     bad = _bad_bytes(sample, encoding)
     if bad > max(2, len(sample) // 2000):
@@ -182,7 +179,7 @@ def detect_encoding(data: bytes) -> str | None:
     sample = data[:_DETECT_BYTES]
     if not any(b >= 0x80 for b in sample):
         return "utf-8"
-    if _decodes_cleanly(sample, "utf-8") or _decodes_cleanly(sample[:-3], "utf-8"):
+    if _is_utf8_prefix(sample):
         return "utf-8"
     best = from_bytes(sample).best()
     if best is None:

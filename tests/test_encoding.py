@@ -81,3 +81,19 @@ def test_pages_that_are_mojibake_in_their_own_bytes_are_repaired() -> None:
     assert text in decode_html(b"<p>" + double + b"</p>")[0]
     # Genuine Latin-1 text is left alone.
     assert text in decode_html(text.encode("cp1252"), "text/html; charset=iso-8859-1")[0]
+
+
+@pytest.mark.parametrize("shift", [0, 1, 2])
+@pytest.mark.parametrize("header", [None, "gbk"])
+def test_long_utf8_page_cut_inside_a_character_is_still_utf8(
+    shift: int, header: str | None
+) -> None:
+    """Detection reads the first 200,000 bytes; wherever that cut falls in a
+    3-byte character, the page is still UTF-8 (chopping a fixed 3 bytes cut
+    into the character before, and a Cyrillic codec won)."""
+    head = "<html><body><!--" + "x" * (199_000 + shift) + "-->"
+    data = (head + SIMPLIFIED * 100 + "</body></html>").encode("utf-8")
+    content_type = f"text/html; charset={header}" if header else None
+    decoded, encoding = decode_html(data, content_type)
+    assert encoding == "utf-8"
+    assert SIMPLIFIED in decoded
