@@ -58,6 +58,23 @@ _FURNITURE = re.compile(
     r"^[(（][^()（）]{1,8}(编辑|編輯|责编)[)）]$|已有帐号|马上登录|^\W*loading\W*$",
     re.I,
 )
+# A Chinese dateline: the publish time and then the source, author or
+# counters of the article ("2011-12-15 20:06 来源：新华社", "2024年5月3日 作者：X").
+_DATELINE_ZH = re.compile(
+    r"^\W*\d{4}\s*[-/.年]\s*\d{1,2}\s*[-/.月]\s*\d{1,2}\s*日?\s*"
+    r"(\d{1,2}\s*[:：]\s*\d{2}(\s*[:：]\s*\d{2})?)?\s*"
+    r"(来源|來源|稿源|作者|编辑|編輯|责任编辑|責任編輯|记者|記者|发布|發布|發佈|浏览|瀏覽|阅读|閱讀|点击|點擊)"
+)
+# The footer lines Chinese sites carry by law or custom: the ICP licence,
+# the public-security filing, the harmful-content report line, and the
+# newsroom's tip-off lines (爆料热线, 短信爆料..., 一经采用...).
+_FOOTER_ZH = re.compile(
+    r"ICP\s*(备|備|证|證)|公网安备|公網安備|增值电信业务经营许可证|增值電信業務經營許可證|"
+    r"不良信息举报|不良資訊舉報|不良信息舉報|举报邮箱|舉報郵箱|"
+    r"(欢迎|我要|短信|微信|电话|歡迎|簡訊|電話)爆料|爆料.{0,8}(热线|熱線|电话|電話|邮箱|郵箱|微信|奖励|獎勵)|"
+    r"新闻热线|新聞熱線|一经采用|一經採用",
+    re.I,
+)
 # English page furniture around a news article, each kind one pattern; all
 # tuned on the even-index half of daniel-en (the odd half, daniel-zh and
 # wcxb-dev held out), every one of them helping that half on its own.
@@ -150,7 +167,7 @@ def is_boilerplate(line: str) -> bool:
         return False
     if _EDITOR.search(line) or _NOISE.search(line) or _FURNITURE.search(line):
         return True
-    if _CREDIT_ZH.match(line):
+    if _CREDIT_ZH.match(line) or _DATELINE_ZH.match(line) or _FOOTER_ZH.search(line):
         return True
     stripped = line.strip()
     if _chars(line) <= 60 and _BYLINE.match(stripped):

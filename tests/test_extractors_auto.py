@@ -93,6 +93,26 @@ def test_a_chinese_credit_line_alone_is_boilerplate_but_not_when_it_opens_a_para
     assert not is_boilerplate("【图集】")
 
 
+def test_chinese_datelines_and_site_footer_lines_are_boilerplate() -> None:
+    from extractors.boilerplate import is_boilerplate
+
+    for line in (
+        "2011-12-15 20:06 来源：新华社",
+        "2024年5月3日 作者：张三",
+        "[京ICP证150772号] 增值电信业务经营许可证[京B2-20220663]",
+        "京公网安备11010502053733号",
+        "违法和不良信息举报电话：010-85651074",
+        "新闻爆料热线：021-12345678 一经采用即付稿酬",
+    ):
+        assert is_boilerplate(line), line
+    for line in (
+        "2024年5月3日，国务院总理在人民大会堂会见了来访的客人。",
+        "网友爆料称，该店存在虚假宣传。",
+        "市民可拨打12388举报电话，进行检举控告。",
+    ):
+        assert not is_boilerplate(line), line
+
+
 def test_traditional_character_furniture_is_boilerplate() -> None:
     from extractors.boilerplate import cut_comments, is_boilerplate
 
