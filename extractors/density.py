@@ -122,6 +122,12 @@ class Params:
     # (auto cleans the winner) and the page-type classifier measures the raw
     # output's length, so both run CETD with it off.
     clean: bool = True
+    # A leader that yields no text (every block under the threshold, or with
+    # ``clean`` every line boilerplate: a site footer of licence and report
+    # lines outweighing a short article) is refused and the next
+    # max-density-sum node outside it tried, at most this many times, as
+    # SCEDD retries an excluded node (at most 5). Not in the paper.
+    retries: int = 5
 
 
 @dataclass(slots=True)
@@ -400,17 +406,37 @@ def headline(doc: Document, root: etree._Element) -> etree._Element | None:
     return el if len(text) >= _MIN_HEADLINE and (text in title or title in text) else None
 
 
+def next_leader(dens: Density, refused: list[etree._Element]) -> etree._Element | None:
+    """The max-density-sum node outside the ``refused`` leaders' subtrees and
+    their ancestors (ties go to the ancestor, as in :func:`compute_density`)."""
+    stats = dens.doc.stats
+    spans = [(stats[el].index, stats[el].index + stats[el].tag_count) for el in refused]
+    found, found_ds = None, 0.0
+    for el in body_elements(dens.doc):
+        ds = dens.ds[el]
+        if ds <= found_ds:
+            continue
+        first = stats[el].index
+        last = first + stats[el].tag_count
+        if not any(first <= end and start <= last for start, end in spans):
+            found, found_ds = el, ds
+    return found
+
+
 def cetd(
-    doc: Document, params: Params | None = None
+    doc: Document, params: Params | None = None, refused: list[etree._Element] | None = None
 ) -> tuple[list[etree._Element], etree._Element, set[etree._Element]]:
     """Run CETD; return the content roots, the max-density-sum node and the
-    nodes to leave out when rendering."""
+    nodes to leave out when rendering. ``refused`` leaders (and what holds
+    them) are passed over."""
     params = params or Params()
     dens = compute_density(doc, params)
     body = doc.body
     if body not in dens.td or doc.stats[body].text_len == 0:
         return [], body, set()
-    target = dens.best[body]
+    target = next_leader(dens, refused) if refused else dens.best[body]
+    if target is None:
+        return [], body, set()
     threshold = threshold_of(dens, target, params)
     skip = set(controls(doc)) if params.controls_as_links else set()
     if params.drop_headline and (head := headline(doc, target)) is not None:
@@ -442,9 +468,17 @@ def extract(
     p = resolve_params(params, overrides)
     doc = as_document(html, url)
     roots, target, skip = cetd(doc, p)
-    text = render(roots, skip)
-    if p.clean and text:
-        text = "\n".join(clean_lines(text.split("\n"), [doc.title or ""]))
+    refused: list[etree._Element] = []
+    while True:
+        text = render(roots, skip)
+        if p.clean and text:
+            text = "\n".join(clean_lines(text.split("\n"), [doc.title or ""]))
+        if text or not roots or len(refused) >= p.retries:
+            break
+        # The leader yields nothing (all under the threshold, or all
+        # boilerplate: a site footer): try the next.
+        refused.append(target)
+        roots, target, skip = cetd(doc, p, refused)
     return Result(
         text=text,
         title=doc.title,

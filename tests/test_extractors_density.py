@@ -229,3 +229,21 @@ def test_generic_boilerplate_lines_are_cleaned() -> None:
     assert "Copyright" not in text and "责任编辑" not in text
     raw = extract(html, clean=False).text
     assert "Copyright" in raw and "责任编辑" in raw
+
+
+def test_a_leader_made_of_boilerplate_is_passed_over() -> None:
+    """A short story under a footer of licence lines that outweighs it: the
+    footer leads by density, every line of it is boilerplate, so the next
+    leader outside it is taken."""
+    story = "国家统计局今天发布数据，五月份全国居民消费价格同比上涨百分之零点三，环比下降。"
+    footer = "".join(
+        f"<p>京ICP备{i}0001号 京公网安备1101050{i}号 增值电信业务经营许可证京B2-2022{i}</p>"
+        f"<p>违法和不良信息举报电话：010-8565{i}074 举报邮箱：jubao{i}@example.com</p>"
+        for i in range(4)
+    )
+    html = (
+        "<html><head><title>五月物价</title></head><body>"
+        f'<div id="story"><p>{story}</p></div><div id="footer">{footer}</div></body></html>'
+    )
+    assert extract(html, retries=0).text == ""
+    assert extract(html).text == story
