@@ -67,12 +67,14 @@ _DATELINE_ZH = re.compile(
 )
 # The footer lines Chinese sites carry by law or custom: the ICP licence,
 # the public-security filing, the harmful-content report line, and the
-# newsroom's tip-off lines (爆料热线, 短信爆料..., 一经采用...).
+# newsroom's tip-off lines (爆料热线, 短信爆料..., 一经采用...) and its office hours.
 _FOOTER_ZH = re.compile(
     r"ICP\s*(备|備|证|證)|公网安备|公網安備|增值电信业务经营许可证|增值電信業務經營許可證|"
     r"不良信息举报|不良資訊舉報|不良信息舉報|举报邮箱|舉報郵箱|"
     r"(欢迎|我要|短信|微信|电话|歡迎|簡訊|電話)爆料|爆料.{0,8}(热线|熱線|电话|電話|邮箱|郵箱|微信|奖励|獎勵)|"
-    r"新闻热线|新聞熱線|一经采用|一經採用",
+    r"新闻热线|新聞熱線|一经采用|一經採用|"
+    # office hours of a service or newsroom desk: 处理时间：9:00—18:00
+    r"(处理|處理|办公|辦公|服务|服務|工作|受理)(时间|時間)\s*[:：]?\s*\d{1,2}\s*[:：]\s*\d{2}\s*[-—–~～至到]",
     re.I,
 )
 # English page furniture around a news article, each kind one pattern; all

@@ -103,12 +103,14 @@ def test_chinese_datelines_and_site_footer_lines_are_boilerplate() -> None:
         "京公网安备11010502053733号",
         "违法和不良信息举报电话：010-85651074",
         "新闻爆料热线：021-12345678 一经采用即付稿酬",
+        "邮箱：稿件处理 处理时间：9:00—18:00",
     ):
         assert is_boilerplate(line), line
     for line in (
         "2024年5月3日，国务院总理在人民大会堂会见了来访的客人。",
         "网友爆料称，该店存在虚假宣传。",
         "市民可拨打12388举报电话，进行检举控告。",
+        "处理时间较长，直到下午六点才结束。",
     ):
         assert not is_boilerplate(line), line
 
