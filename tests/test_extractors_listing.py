@@ -154,6 +154,12 @@ def test_inline_tags_between_lower_and_upper_case_are_spaced() -> None:
     # Words split by inline tags mid-word stay joined.
     doc = as_document(_page("<p>un<b>believ</b>able</p>"))
     assert record_text(doc.body) == "unbelievable"
+    # A brand in capitals before a capitalised model name is spaced too; a
+    # drop cap and a split acronym are not.
+    doc = as_document(_page("<p><span>HOKA</span><span>Clifton 9</span></p>"))
+    assert record_text(doc.body) == "HOKA Clifton 9"
+    doc = as_document(_page("<p><span class='drop'>T</span>he <b>N</b>ASA crew</p>"))
+    assert record_text(doc.body) == "The NASA crew"
 
 
 def test_group_of_repeated_texts_is_not_the_list() -> None:
