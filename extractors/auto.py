@@ -14,6 +14,8 @@ Stages, each a small function:
    CETD keeps comment blocks, AWCE cuts long pages...); the output closest
    to the rest is rarely one of the failures. Short pages go to SCEDD, the
    seed's short-content method, unless it disagrees with the consensus.
+   When the page's markup names one article-body box and the chosen output
+   lies mostly outside it, the box wins (:mod:`extractors.markup`).
 5. Post-process: drop a leading headline and generic boilerplate lines
    (:mod:`extractors.boilerplate`), attach metadata (:mod:`extractors.metadata`).
 """
@@ -28,8 +30,9 @@ from typing import Any
 
 from .boilerplate import clean_lines
 from .classify import Classification, classify
-from .document import HEADING_TAGS, Document, absolute_url, as_document
+from .document import HEADING_TAGS, Document, absolute_url, as_document, text_lines
 from .listing import to_record
+from .markup import body_container
 from .metadata import extract_metadata
 from .pagination import next_page
 from .result import LengthClass, PageType, Result
@@ -107,6 +110,13 @@ class Params:
     lead_max_lines: int = 20
     # The body's headline is looked for in it and this many ancestors up.
     headline_levels: int = 3
+    # When the page's markup names one article-body box
+    # (:mod:`extractors.markup`) holding at least ``markup_min_chars``
+    # non-space characters, and under ``markup_max_inside`` of the chosen
+    # output lies in it, the box's text is taken instead: every method went
+    # for another block. 0 chars turns it off.
+    markup_min_chars: int = 500
+    markup_max_inside: float = 0.7
     # Remove the headline and generic boilerplate lines from article text.
     clean: bool = True
 
@@ -435,17 +445,33 @@ def _route(
             confidence=cls.confidence,
             node=results[chosen].node if chosen else None,
         )
-    source = results[chosen]
-    page_type = PageType.ARTICLE
+    text = _with_lead(article_text, results, chosen, p)
+    method, node = f"{METHOD}:{chosen}", results[chosen].node
+    if (box := _markup_body(doc, text, p)) is not None:
+        text, method, node = "\n".join(text_lines(box)), f"{METHOD}:markup", box
     confidence = cls.confidence if cls.page_type is PageType.ARTICLE else 1.0 - cls.confidence
     return Result(
-        text=_with_lead(article_text, results, chosen, p),
-        method=f"{METHOD}:{chosen}",
-        page_type=page_type,
+        text=text,
+        method=method,
+        page_type=PageType.ARTICLE,
         length_class=cls.length_class,
         confidence=round(min(confidence, 0.5 + 0.5 * agreement), 3),
-        node=source.node,
+        node=node,
     )
+
+
+def _markup_body(doc: Document, text: str, p: Params) -> Any:
+    """The article-body box the markup names, when the chosen output lies
+    mostly outside it (see ``Params.markup_min_chars``), else None."""
+    if p.markup_min_chars <= 0:
+        return None
+    box = body_container(doc)
+    if box is None or doc.stats[box].text_len < p.markup_min_chars:
+        return None
+    in_box = {"".join(line.split()) for line in text_lines(box)}
+    lines = ["".join(line.split()) for line in text.split("\n")]
+    inside = sum(len(line) for line in lines if line in in_box)
+    return box if inside < p.markup_max_inside * sum(map(len, lines)) else None
 
 
 def _attach_metadata(
