@@ -110,6 +110,10 @@ _HIDDEN_STYLE = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.I)
 # A hidden subtree with more than this share of the page's text is content
 # that a script reveals, not boilerplate.
 REVEALED_SHARE = 0.3
+# ``<noscript>`` content holding more than half of a page's text, and at
+# least this many characters, is the page (a script-only shell's rendering
+# for clients without scripts); less is a "please enable JavaScript" notice.
+NOSCRIPT_PAGE_CHARS = 200
 # A limit on nesting: deeper markup is flattened to keep recursion bounded.
 MAX_DEPTH = 400
 # Pages larger than this are cut before parsing (the main text of any real
@@ -170,9 +174,12 @@ def _clean(root: etree._Element) -> None:
     """
     doomed = []
     hidden = []
+    noscripts = []
     for el in root.iter():
         tag = el.tag
-        if (
+        if isinstance(tag, str) and tag.lower() == "noscript":
+            noscripts.append(el)
+        elif (
             not isinstance(tag, str)  # comment, processing instruction, entity
             or tag.lower() in DROP_TAGS
             or (tag == "input" and (el.get("type") or "").lower() == "hidden")
@@ -183,6 +190,7 @@ def _clean(root: etree._Element) -> None:
     for el in doomed:
         if el.getparent() is not None:
             el.drop_tree()  # keeps the tail text
+    _keep_noscript_page(root, noscripts)
     if hidden:
         total = nonspace_len(" ".join(root.itertext()))
         for el in hidden:
@@ -195,6 +203,27 @@ def _clean(root: etree._Element) -> None:
             # spam are large too, but flat.
             blocks = sum(1 for _ in el.iter("p", "section", "div", "br", "li", "h2", "h3"))
             if text <= REVEALED_SHARE * total or links > 0.5 * text or blocks < 3:
+                el.drop_tree()
+
+
+def _keep_noscript_page(root: etree._Element, noscripts: list[etree._Element]) -> None:
+    """Drop ``<noscript>`` blocks, unless they hold more of the page's text
+    than the rest of it, and at least ``NOSCRIPT_PAGE_CHARS``: a JavaScript
+    application's shell (a forum, a documentation site) whose server puts
+    the whole page in ``<noscript>`` for clients without scripts, as this
+    extractor is one. Then their content stays in place. Markup the parser
+    left as text inside them (tracking pixels) is never text."""
+    live = [el for el in noscripts if el.getparent() is not None]
+    for el in live:
+        if el.text and "<" in el.text:
+            el.text = None
+    inside = sum(nonspace_len(" ".join(el.itertext())) for el in live)
+    keep = inside >= NOSCRIPT_PAGE_CHARS and 2 * inside > nonspace_len(" ".join(root.itertext()))
+    for el in live:
+        if el.getparent() is not None:
+            if keep:
+                el.drop_tag()  # its children and text stay where it stood
+            else:
                 el.drop_tree()
 
 

@@ -80,3 +80,28 @@ def test_hidden_body_revealed_by_script_is_kept() -> None:
     spam = "<div style='display:none'>" + "cheap keyword " * 500 + "</div>"
     doc = as_document(f"<html><body><p>Short visible text.</p>{spam}</body></html>")
     assert "keyword" not in " ".join(text_lines(doc.body))  # flat keyword spam is not content
+
+
+def test_a_script_shell_whose_page_is_in_noscript_keeps_it() -> None:
+    posts = "".join(
+        f'<div class="post"><span class="user">user{i}</span>'
+        f"<p>Reply {i}: the update broke the voice mode for me as well, "
+        "and restarting the app did not bring it back.</p></div>"
+        for i in range(6)
+    )
+    shell = (
+        '<html><body><section id="splash">Loading</section>'
+        f'<noscript><div id="main-outlet"><h1>Voice mode broken</h1>{posts}</div></noscript>'
+        '<section id="main"></section></body></html>'
+    )
+    lines = text_lines(as_document(shell).body)
+    assert "Voice mode broken" in lines
+    assert sum(line.startswith("Reply") for line in lines) == 6
+    # A notice alone, or beside the page's own text, is dropped.
+    notice = "<noscript><p>You need to enable JavaScript to run this app.</p></noscript>"
+    assert text_lines(as_document(f"<html><body>{notice}</body></html>").body) == []
+    page = f"<html><body>{notice}<p>{'The article text itself. ' * 20}</p></body></html>"
+    assert "JavaScript" not in " ".join(text_lines(as_document(page).body))
+    # Markup left as text inside it (a tracking pixel) is never text.
+    pixel = '<noscript>&lt;img src="https://t.example/p.gif" width=1&gt;</noscript>'
+    assert "img" not in " ".join(text_lines(as_document(f"<html><body>{pixel}</body></html>").body))
