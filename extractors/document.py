@@ -110,6 +110,9 @@ _HIDDEN_STYLE = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.I)
 # A hidden subtree with more than this share of the page's text is content
 # that a script reveals, not boilerplate.
 REVEALED_SHARE = 0.3
+# ...and one with at least this share is the whole page (its navigation
+# included), shown once its scripts have run.
+WHOLE_PAGE_SHARE = 0.9
 # ``<noscript>`` content holding more than half of a page's text, and at
 # least this many characters, is the page (a script-only shell's rendering
 # for clients without scripts); less is a "please enable JavaScript" notice.
@@ -200,9 +203,13 @@ def _clean(root: etree._Element) -> None:
             links = sum(nonspace_len(" ".join(a.itertext())) for a in el.iter("a"))
             # Kept only if it is most of the page and is laid out as text
             # (paragraphs, few links): hidden blocks of SEO keyword or link
-            # spam are large too, but flat.
+            # spam are large too, but flat. A subtree holding the whole page
+            # is the page, hidden until a script shows it, however many of its
+            # words are links (its navigation).
             blocks = sum(1 for _ in el.iter("p", "section", "div", "br", "li", "h2", "h3"))
-            if text <= REVEALED_SHARE * total or links > 0.5 * text or blocks < 3:
+            whole_page = text >= WHOLE_PAGE_SHARE * total
+            link_spam = links > 0.5 * text and not whole_page
+            if text <= REVEALED_SHARE * total or link_spam or blocks < 3:
                 el.drop_tree()
 
 

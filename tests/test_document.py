@@ -105,3 +105,21 @@ def test_a_script_shell_whose_page_is_in_noscript_keeps_it() -> None:
     # Markup left as text inside it (a tracking pixel) is never text.
     pixel = '<noscript>&lt;img src="https://t.example/p.gif" width=1&gt;</noscript>'
     assert "img" not in " ".join(text_lines(as_document(f"<html><body>{pixel}</body></html>").body))
+
+
+def test_a_whole_page_hidden_until_its_scripts_run_is_kept_links_and_all() -> None:
+    nav = "".join(f'<li><a href="/docs/{i}">Reference page number {i}</a></li>' for i in range(40))
+    body = "".join(
+        f"<p>Step {i} of the guide explains one part of the setup.</p>" for i in range(8)
+    )
+    page = (
+        '<html><body><div id="app" style="visibility:hidden">'
+        f"<ul>{nav}</ul><main>{body}</main></div></body></html>"
+    )
+    lines = text_lines(as_document(page).body)
+    assert sum(line.startswith("Step") for line in lines) == 8
+    # A hidden link block beside visible text is still dropped as link spam.
+    spam = "<div style='display:none'><ul>" + nav + "</ul></div>"
+    visible = "<p>" + "The visible article text. " * 30 + "</p>"
+    lines = text_lines(as_document(f"<html><body>{visible}{spam}</body></html>").body)
+    assert not any(line.startswith("Reference page") for line in lines)
