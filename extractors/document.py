@@ -169,6 +169,15 @@ def _is_hidden(el: etree._Element) -> bool:
     return bool(style and _HIDDEN_STYLE.search(style))
 
 
+def _is_dialog(el: etree._Element) -> bool:
+    """A modal or dialog box (policies, sign-up and cookie prompts): shown
+    over the page on request, not part of it. A ``<dialog>`` is shown only
+    with ``open``."""
+    if el.get("aria-modal") == "true" or el.get("role") in ("dialog", "alertdialog"):
+        return True
+    return el.tag == "dialog" and el.get("open") is None
+
+
 def _clean(root: etree._Element) -> None:
     """Drop comments, processing instructions, non-content and hidden subtrees.
 
@@ -186,6 +195,7 @@ def _clean(root: etree._Element) -> None:
             not isinstance(tag, str)  # comment, processing instruction, entity
             or tag.lower() in DROP_TAGS
             or (tag == "input" and (el.get("type") or "").lower() == "hidden")
+            or _is_dialog(el)
         ):
             doomed.append(el)
         elif tag not in ("html", "body") and _is_hidden(el):

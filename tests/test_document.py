@@ -123,3 +123,16 @@ def test_a_whole_page_hidden_until_its_scripts_run_is_kept_links_and_all() -> No
     visible = "<p>" + "The visible article text. " * 30 + "</p>"
     lines = text_lines(as_document(f"<html><body>{visible}{spam}</body></html>").body)
     assert not any(line.startswith("Reference page") for line in lines)
+
+
+def test_dialogs_are_not_part_of_the_page() -> None:
+    policy = "<p>" + "Items bought in November can be returned until January. " * 40 + "</p>"
+    page = (
+        "<html><body><main><p>The product: a wool runner in four colours.</p></main>"
+        f'<div id="modal" role="dialog" aria-modal="true"><h2>Refund policy</h2>{policy}</div>'
+        f"<dialog><p>Sign up for our newsletter.</p></dialog>"
+        "<dialog open><p>Your basket holds one item.</p></dialog></body></html>"
+    )
+    text = " ".join(text_lines(as_document(page).body))
+    assert "wool runner" in text and "basket holds" in text
+    assert "Refund policy" not in text and "returned" not in text and "newsletter" not in text
