@@ -447,8 +447,9 @@ def _route(
         )
     text = _with_lead(article_text, results, chosen, p)
     method, node = f"{METHOD}:{chosen}", results[chosen].node
-    if (box := _markup_body(doc, text, p)) is not None:
-        text, method, node = "\n".join(text_lines(box)), f"{METHOD}:markup", box
+    if (found := _markup_body(doc, text, p)) is not None:
+        node, lines = found
+        text, method = "\n".join(lines), f"{METHOD}:markup"
     confidence = cls.confidence if cls.page_type is PageType.ARTICLE else 1.0 - cls.confidence
     return Result(
         text=text,
@@ -460,18 +461,19 @@ def _route(
     )
 
 
-def _markup_body(doc: Document, text: str, p: Params) -> Any:
-    """The article-body box the markup names, when the chosen output lies
-    mostly outside it (see ``Params.markup_min_chars``), else None."""
+def _markup_body(doc: Document, text: str, p: Params) -> tuple[Any, list[str]] | None:
+    """The article-body box the markup names and its lines, when the chosen
+    output lies mostly outside it (see ``Params.markup_min_chars``)."""
     if p.markup_min_chars <= 0:
         return None
     box = body_container(doc)
     if box is None or doc.stats[box].text_len < p.markup_min_chars:
         return None
-    in_box = {"".join(line.split()) for line in text_lines(box)}
+    box_lines = text_lines(box)
+    in_box = {"".join(line.split()) for line in box_lines}
     lines = ["".join(line.split()) for line in text.split("\n")]
     inside = sum(len(line) for line in lines if line in in_box)
-    return box if inside < p.markup_max_inside * sum(map(len, lines)) else None
+    return (box, box_lines) if inside < p.markup_max_inside * sum(map(len, lines)) else None
 
 
 def _attach_metadata(

@@ -34,8 +34,7 @@ _BODY_NAME = re.compile(
 def _names_body(el: etree._Element) -> bool:
     if el.get("itemprop") == "articleBody":
         return True
-    names = f"{el.get('class') or ''} {el.get('id') or ''}"
-    return bool(names.strip()) and _BODY_NAME.search(names) is not None
+    return _BODY_NAME.search(f"{el.get('class') or ''} {el.get('id') or ''}") is not None
 
 
 def body_container(doc: Document) -> etree._Element | None:
