@@ -24,7 +24,9 @@ from .text import clean_text, collapse_ws, guess_language, nonspace_len
 
 T = TypeVar("T")
 
-# Tags whose whole subtree is dropped while cleaning.
+# Tags whose whole subtree is dropped while cleaning, never text: code,
+# styles, embedded objects, <head>, and ruby annotations (<rt> readings, <rp>
+# fallback parentheses: 漢字 is the text, かんじ its pronunciation guide).
 DROP_TAGS = frozenset(
     {
         "script",
@@ -41,6 +43,8 @@ DROP_TAGS = frozenset(
         "meta",
         "base",
         "head",
+        "rt",
+        "rp",
     }  # fmt: skip
 )
 # Tags that start a new line of text when rendered (HTML block-level + <br>).

@@ -136,3 +136,9 @@ def test_dialogs_are_not_part_of_the_page() -> None:
     text = " ".join(text_lines(as_document(page).body))
     assert "wool runner" in text and "basket holds" in text
     assert "Refund policy" not in text and "returned" not in text and "newsletter" not in text
+
+
+def test_ruby_readings_are_not_text() -> None:
+    ruby = "<ruby>漢<rp>(</rp><rt>かん</rt><rp>)</rp>字<rt>じ</rt></ruby>"
+    page = f"<html><body><p>{ruby}を書く</p></body></html>"
+    assert text_lines(as_document(page).body) == ["漢字を書く"]
