@@ -22,7 +22,6 @@ _CJK = r"\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
 CJK_CHAR = re.compile(f"[{_CJK}]")
 _WORD = re.compile(rf"[^\W{_CJK}]+|[{_CJK}]")
 _LATIN_WORD = re.compile(rf"[^\W{_CJK}]+")
-_WHITESPACE = re.compile(r"\s+")
 
 _jieba_lock = threading.Lock()
 _jieba = None
@@ -37,8 +36,10 @@ class Tokenizer(StrEnum):
 
 
 def collapse_ws(text: str) -> str:
-    """Fold runs of whitespace to one space and strip."""
-    return _WHITESPACE.sub(" ", text).strip()
+    """Fold runs of whitespace to one space and strip. ``str.split`` drops
+    exactly what ``\\s`` matches (``isspace``), and is several times faster
+    than a regex substitution."""
+    return " ".join(text.split())
 
 
 def nonspace_len(text: str | None) -> int:
