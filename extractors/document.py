@@ -398,51 +398,49 @@ class Document:
     # -- statistics -------------------------------------------------------
 
     def _compute_stats(self) -> None:
-        """One iterative walk: pre-order assigns depth/index/line, post-order
-        sums text, link text and tag counts into the parents."""
+        """One walk of lxml's start/end events (in C, no stack of our own):
+        the start assigns depth/index/line, the end sums text, link text and
+        tag counts into the parent."""
         stats = self.stats
         block_tags = BLOCK_TAGS
         index = 0
         line = 0
         line_open = False  # whether text was emitted on the current line
-        # Stack entries: (element, its parent's stats, depth, in_link, visited_children)
-        stack: list[tuple[etree._Element, NodeStats | None, int, bool, bool]] = [
-            (self.root, None, 0, False, False)
-        ]
-        pop, push = stack.pop, stack.append
-        while stack:
-            el, pst, depth, in_link, done = pop()
-            if done:
-                st = stats[el]
-                st.last_line = max(st.line, line if line_open else line - 1)
-                if line_open and el.tag in block_tags:
+        # The open elements' (stats, inside a link, the element included).
+        stack: list[tuple[NodeStats, bool]] = []
+        push, pop = stack.append, stack.pop
+        for event, el in etree.iterwalk(self.root, events=("start", "end")):
+            if event == "start":
+                tag = el.tag
+                if line_open and tag in block_tags:
                     line += 1
                     line_open = False
-                tail_len = nonspace_len(el.tail)
-                if pst is not None:
-                    pst.text_len += st.text_len + tail_len
-                    pst.link_text_len += st.link_text_len + (tail_len if in_link else 0)
-                    pst.tag_count += st.tag_count + 1
-                    pst.link_count += st.link_count
-                if tail_len:
+                is_link = tag == "a" and el.get("href") is not None
+                link = is_link or (stack[-1][1] if stack else False)
+                text = el.text
+                own = len("".join(text.split())) if text else 0  # nonspace_len, inlined
+                st = NodeStats(own, own if link else 0, 0, int(is_link), len(stack), index, line)
+                stats[el] = st
+                index += 1
+                if own:
                     line_open = True
+                push((st, link))
                 continue
-            tag = el.tag
-            if line_open and tag in block_tags:
+            st = pop()[0]
+            st.last_line = max(st.line, line if line_open else line - 1)
+            if line_open and el.tag in block_tags:
                 line += 1
                 line_open = False
-            is_link = tag == "a" and el.get("href") is not None
-            link = in_link or is_link
-            own = nonspace_len(el.text)
-            st = NodeStats(own, own if link else 0, 0, 1 if is_link else 0, depth, index, line)
-            stats[el] = st
-            index += 1
-            if own:
+            tail = el.tail
+            tail_len = len("".join(tail.split())) if tail else 0
+            if stack:
+                pst, in_link = stack[-1]
+                pst.text_len += st.text_len + tail_len
+                pst.link_text_len += st.link_text_len + (tail_len if in_link else 0)
+                pst.tag_count += st.tag_count + 1
+                pst.link_count += st.link_count
+            if tail_len:
                 line_open = True
-            push((el, pst, depth, in_link, True))
-            depth += 1
-            for child in reversed(el):
-                push((child, st, depth, link, False))
         self.line_count = line + (1 if line_open else 0)
 
     # -- convenience ------------------------------------------------------
