@@ -252,29 +252,37 @@ _ZERO: Counts = (0, 0, 0)
 
 def _remaining_counts(body: Element, skip: set[Element]) -> dict[Element, Counts]:
     """Text measures of every element with the skipped subtrees left out (their
-    tails stay, as when rendering). One bottom-up pass."""
+    tails stay, as when rendering). One walk of lxml's start/end events (the
+    cleaned tree holds only elements): an element's end adds its measures
+    and its tail to its parent."""
     counts: dict[Element, list[int]] = {}
-    stack: list[tuple[Element, bool, bool]] = [(body, False, False)]
-    while stack:
-        el, in_link, done = stack.pop()
-        if done:
-            c = counts[el]
-            for child in el:
-                cc = counts.get(child)
-                if cc is not None:
-                    c[0] += cc[0]
-                    c[1] += cc[1]
-                    c[2] += cc[2]
-                _add_text(c, child.tail, in_link)
+    # The open elements' counts (None for a skipped one) and link flags.
+    stack: list[tuple[list[int] | None, bool]] = []
+    push, pop = stack.append, stack.pop
+    walker = etree.iterwalk(body, events=("start", "end"))
+    for event, el in walker:
+        if event == "start":
+            if el in skip:
+                walker.skip_subtree()  # its end event still comes
+                push((None, False))
+                continue
+            link = (stack[-1][1] if stack else False) or (
+                el.tag == "a" and el.get("href") is not None
+            )
+            c = [0, 0, 0]
+            _add_text(c, el.text, link)
+            counts[el] = c
+            push((c, link))
             continue
-        if el in skip or not isinstance(el.tag, str):
-            continue
-        link = in_link or (el.tag == "a" and el.get("href") is not None)
-        c = [0, 0, 0]
-        _add_text(c, el.text, link)
-        counts[el] = c
-        stack.append((el, link, True))
-        stack.extend((child, link, False) for child in el)
+        c = pop()[0]
+        if stack:
+            parent, parent_link = stack[-1]
+            if parent is not None:
+                if c is not None:
+                    parent[0] += c[0]
+                    parent[1] += c[1]
+                    parent[2] += c[2]
+                _add_text(parent, el.tail, parent_link)
     return {el: (c[0], c[1], c[2]) for el, c in counts.items()}
 
 
