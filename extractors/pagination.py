@@ -56,14 +56,14 @@ def page_step(url: str, candidate: str, max_pages: int = MAX_PAGES) -> bool:
     only by a page number that goes up by one (the first page often has none)."""
     if url == candidate:
         return False
+    # The common prefix and suffix (lengths hoisted: this runs for every
+    # link of the page).
+    shorter = min(len(url), len(candidate))
     start = 0
-    while start < min(len(url), len(candidate)) and url[start] == candidate[start]:
+    while start < shorter and url[start] == candidate[start]:
         start += 1
     end = 0
-    while (
-        end < min(len(url), len(candidate)) - start
-        and url[len(url) - 1 - end] == candidate[len(candidate) - 1 - end]
-    ):
+    while end < shorter - start and url[-1 - end] == candidate[-1 - end]:
         end += 1
     # Whole numbers: "a_10" -> "a_11" share a "1" that belongs to both numbers.
     if _digit_at(url, start) or _digit_at(candidate, start):
