@@ -62,9 +62,10 @@ _ERROR_TITLE = re.compile(
 )
 
 # A date as a listing shows one beside each item (numeric, month names, "3
-# hours ago"); the lookahead lets the scan skip most positions quickly.
+# hours ago"); the lookahead lets the scan skip most positions quickly: every
+# alternative starts with an ASCII digit or a month's first letter.
 _DATE = re.compile(
-    r"(?=[0-9a-z])(?:(?:19|20)\d\d\s*[-/.年]\s*\d{1,2}\s*[-/.月]\s*\d{1,2}|"
+    r"(?=[0-9adfjmnos])(?:(?:19|20)\d\d\s*[-/.年]\s*\d{1,2}\s*[-/.月]\s*\d{1,2}|"
     r"\b\d{1,2}[/.]\d{1,2}[/.](?:19|20)?\d\d\b|"
     r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s+\d{1,2},?\s+(?:19|20)\d\d|"
     r"\b\d{1,2}\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?,?\s+(?:19|20)\d\d|"
