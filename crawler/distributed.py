@@ -212,6 +212,44 @@ redis.call('EXPIRE', KEYS[1], ARGV[3])
 return 1
 """
 
+# A near-duplicate original for signature ARGV[2] of URL ARGV[1] (packed,
+# 8 bytes a slot): among the URLs of the text's LSH band sets KEYS[2..], the
+# one whose signature in hash KEYS[1] shares the most slots, at least ARGV[3]
+# of them (ties: the smallest URL, as the worker's own lookup). None found:
+# the text is an original, its signature and band entries are added (TTL
+# ARGV[4]) and ARGV[1] is returned. One script, so two workers holding near
+# copies at once cannot both claim to be the original.
+_CLAIM_NEAR = """
+local url, sig, threshold = ARGV[1], ARGV[2], tonumber(ARGV[3])
+local best, best_share, seen = nil, -1, {}
+for i = 2, #KEYS do
+  for _, other in ipairs(redis.call('SMEMBERS', KEYS[i])) do
+    if other ~= url and not seen[other] then
+      seen[other] = true
+      local theirs = redis.call('HGET', KEYS[1], other)
+      if theirs and #theirs == #sig then
+        local equal = 0
+        for j = 1, #sig, 8 do
+          if string.sub(sig, j, j + 7) == string.sub(theirs, j, j + 7) then equal = equal + 1 end
+        end
+        local share = equal / (#sig / 8)
+        if share > best_share or (share == best_share and other < best) then
+          best, best_share = other, share
+        end
+      end
+    end
+  end
+end
+if best and best_share >= threshold then return best end
+redis.call('HSET', KEYS[1], url, sig)
+redis.call('EXPIRE', KEYS[1], ARGV[4])
+for i = 2, #KEYS do
+  redis.call('SADD', KEYS[i], url)
+  redis.call('EXPIRE', KEYS[i], ARGV[4])
+end
+return url
+"""
+
 # Pop the first request of queue KEYS[1] into in-flight hash KEYS[2] under the
 # pop's number ARGV[1]; a retried pop whose reply was lost gets the same one.
 _POP = """
@@ -537,6 +575,7 @@ class SharedState:
         self.local_seen: set[str] = set()
         self.claim = server.register_script(_CLAIM)
         self.admit = server.register_script(_ADMIT)
+        self.near = server.register_script(_CLAIM_NEAR)
 
     # -- scheduled pages per site ----------------------------------------------------
 
@@ -567,6 +606,18 @@ class SharedState:
         pipe.hget(key, digest)
         pipe.expire(key, self.ttl)
         _, owner, _ = pipe.execute()
+        return owner.decode() if isinstance(owner, bytes) else owner
+
+    # -- near duplicates across workers --------------------------------------------------
+
+    def claim_near(self, url: str, sig: bytes, keys: list[int], threshold: float) -> str:
+        """The original of a near-duplicate text (packed MinHash ``sig``, LSH
+        band ``keys``) among the originals any worker has claimed, or ``url``,
+        now claimed as one, when none shares ``threshold`` of the slots."""
+        band_sets = [self.keys._key("near", str(key)) for key in keys]
+        owner = self.near(
+            keys=[self._table("signatures"), *band_sets], args=[url, sig, threshold, self.ttl]
+        )
         return owner.decode() if isinstance(owner, bytes) else owner
 
     # -- small tables ----------------------------------------------------------------

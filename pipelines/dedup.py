@@ -10,10 +10,10 @@ links it rather than storing the text twice. Nothing is dropped: the page
 row and the link are kept. Unchanged text at the same URL is left to the
 store, which then writes no new version.
 
-In a distributed crawl the workers share exact duplicates: the first worker
-to process a text claims its hash in Redis (HSETNX), so copies handled by
-two workers before either is stored still get one original. Near-duplicate
-signatures stay per worker (see docs/distributed.md, Limits).
+In a distributed crawl the workers share duplicates through Redis: the first
+worker to process a text claims its hash (HSETNX), and an original's MinHash
+signature and band keys are claimed in one script, so copies handled by two
+workers before either is stored still get one original.
 
 The hashing runs in the crawl's worker thread (pipelines/offload.py); the
 lookups and the index stay in the reactor thread.
@@ -135,7 +135,7 @@ class DedupPipeline:
         self.config = config
         self.engine: Engine | None = None
         self.index = Index()
-        # A distributed crawl's exact-text claims in Redis, shared by its workers.
+        # A distributed crawl's text and signature claims in Redis, shared by its workers.
         self.shared: SharedState | None = shared_state(crawler.settings)
 
     @classmethod
@@ -186,6 +186,11 @@ class DedupPipeline:
             return original, "exact"
         if fp.sig is not None:
             original = self._near(url, fp.sig, fp.keys)
+            if original is None and self.shared is not None:
+                owner = self.shared.claim_near(
+                    url, pack(fp.sig), fp.keys, self.config.near_threshold
+                )
+                original = owner if owner != url else None
             if original:
                 return original, "near"
         self.index.add(url, fp.digest, fp.sig, fp.keys)

@@ -182,13 +182,14 @@ def test_memory_index_is_bounded() -> None:
     assert set(index.candidates("x", band_keys(signature(ZH_SYNDICATED)))) == {"u1"}
 
 
-def test_workers_share_exact_duplicates_through_redis(
+def test_workers_share_duplicates_through_redis(
     tmp_path,
     redis_url: str,
     crawl_id: str,
 ) -> None:
     """Two workers of a distributed crawl (two pipelines, real Redis) each get
-    a copy of one text before either is stored: one original, one duplicate."""
+    a copy of one text before either is stored: one original, one duplicate;
+    near copies (an edited English story, a syndicated Chinese one) too."""
     url = f"sqlite:///{tmp_path / 'd.db'}"
     settings = {"SITESIFT_DB": url, "SITESIFT_STORE_BATCH": 100, "SITESIFT_STORE_FLUSH_SECONDS": 0,
                 "SITESIFT_REDIS_URL": redis_url, "SITESIFT_CRAWL_ID": crawl_id}  # fmt: skip
@@ -206,6 +207,9 @@ def test_workers_share_exact_duplicates_through_redis(
     _run(workers[1], _article("http://h/b", EN.replace(" ", "  ")))
     _run(workers[1], _article("http://h/c", ZH))
     _run(workers[0], _article("http://h/a", EN))  # refetched: still the original
+    _run(workers[1], _article("http://h/a-edit", EN_EDITED))
+    _run(workers[0], _article("http://h/c-synd", ZH_SYNDICATED))
+    _run(workers[0], _article("http://h/other", EN_OTHER))
     for dedup, store in workers:
         store.close_spider()
         dedup.close_spider()
@@ -213,3 +217,6 @@ def test_workers_share_exact_duplicates_through_redis(
     assert rows["http://h/a"].duplicate_of is None
     assert rows["http://h/b"].duplicate_of == "http://h/a"
     assert rows["http://h/c"].duplicate_of is None
+    assert rows["http://h/a-edit"].duplicate_of == "http://h/a"
+    assert rows["http://h/c-synd"].duplicate_of == "http://h/c"
+    assert rows["http://h/other"].duplicate_of is None
