@@ -62,6 +62,9 @@ _DATE_PATTERNS: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"(?<!\d)(\d{1,2})[/.](\d{1,2})[/.]" + _YEAR + r"(?!\d)" + _TIME), "mdy"),
     (re.compile(r"(?<!\d)" + _YEAR + r"(\d\d)(\d\d)(?!\d)"), "ymd8"),
 )
+# Every pattern above needs a year: a text without one (most list entries,
+# menus) is passed over after one cheap scan instead of one per pattern.
+_ANY_YEAR = re.compile(_YEAR)
 # Relative dates: (pattern, unit). Chinese and English.
 _RELATIVE: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"(\d+)\s*(?:秒钟?|seconds?\s+ago)", re.I), "seconds"),
@@ -174,6 +177,8 @@ def _parse_text(text: str, compact: bool = True) -> tuple[datetime | None, int]:
     """Earliest date pattern in ``text``: (datetime, position). ``compact``
     allows 8-digit dates (20240503), which ids in visible text can mimic."""
     best: tuple[int, datetime] | None = None
+    if not _ANY_YEAR.search(text):
+        return None, -1
     for pattern, order in _DATE_PATTERNS:
         if order == "ymd8" and not compact:
             continue
@@ -209,7 +214,7 @@ def find_datetime(text: str | None, now: datetime | None = None) -> str | None:
     if not text:
         return None
     value, has_time, pos = None, False, len(text)
-    for pattern, order in _DATE_PATTERNS:
+    for pattern, order in _DATE_PATTERNS if _ANY_YEAR.search(text) else ():
         m = pattern.search(text)
         if m:
             candidate, timed = _from_groups(m.groups(), order)
