@@ -325,7 +325,8 @@ def _score(doc: Document, records: list[etree._Element], params: Params) -> floa
     if with_link / n < 0.5:
         score *= params.no_link_penalty
     score *= 1 + params.date_bonus * dated / n + params.snippet_bonus * snippets / n
-    if sum(1 for r in records if _has_choice(r)) * 2 > n:  # filter facets
+    choices = _choice_holders(doc)
+    if sum(1 for r in records if r in choices) * 2 > n:  # filter facets
         score *= params.nav_penalty
     distinct = len({_flat_text_of(doc, r) for r in records}) / n
     if distinct < params.min_distinct:
@@ -333,9 +334,20 @@ def _score(doc: Document, records: list[etree._Element], params: Params) -> floa
     return score
 
 
-def _has_choice(el: etree._Element) -> bool:
-    """A checkbox or radio button inside: a filter facet, not a record."""
-    return any((i.get("type") or "").lower() in ("checkbox", "radio") for i in el.iter("input"))
+def _choice_holders(doc: Document) -> set[etree._Element]:
+    """The elements with a checkbox or radio button inside (or that are one):
+    filter facets, not records. Found once per page from its few inputs
+    rather than by a search of every candidate record's subtree."""
+
+    def compute() -> set[etree._Element]:
+        holders: set[etree._Element] = set()
+        for i in doc.root.iter("input"):
+            if (i.get("type") or "").lower() in ("checkbox", "radio"):
+                holders.add(i)
+                holders.update(i.iterancestors())
+        return holders
+
+    return doc.derived(("listing", "choice_holders"), compute)
 
 
 def _flat_text(el: etree._Element) -> str:
