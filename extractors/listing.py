@@ -295,7 +295,9 @@ class _Candidate:
     score: float
 
 
-def _score(doc: Document, records: list[etree._Element], params: Params) -> float:
+def _score(
+    doc: Document, records: list[etree._Element], params: Params, floor: float | None = None
+) -> float | None:
     """How much a group looks like the page's records.
 
     The seed picks the greatest average text length TL among the top n; alone,
@@ -304,7 +306,12 @@ def _score(doc: Document, records: list[etree._Element], params: Params) -> floa
     menus and footers: navigation-like containers, short link-only entries,
     dates, text beside the link. Entries of a list differ from each other: a
     group whose texts mostly repeat (font-metric probes, a cloned carousel)
-    is scaled by its share of distinct texts."""
+    is scaled by its share of distinct texts.
+
+    With ``floor`` (the best score so far), None when the score cannot
+    exceed it: the record texts and dates, most of the cost, are read only
+    if the score with every record dated (the most the date bonus gives),
+    then with all texts distinct (their share only scales down), would."""
     stats = doc.stats
     n = len(records)
     lengths = [stats[r].text_len for r in records]
@@ -314,8 +321,6 @@ def _score(doc: Document, records: list[etree._Element], params: Params) -> floa
     snippets = sum(
         1 for r in records if stats[r].link_count and stats[r].link_density <= params.link_only
     )
-    sample = records[:: max(1, n // params.date_sample)]
-    dated = sum(1 for r in sample if _dated(doc, r)) * n / len(sample)
     nav = _in_navigation(records[0], doc.body) + _in_navigation(records[-1], doc.body)
     score = math.log1p(mean_len) * math.log1p(n)
     if nav:
@@ -324,10 +329,23 @@ def _score(doc: Document, records: list[etree._Element], params: Params) -> floa
         score *= params.short_link_penalty
     if with_link / n < 0.5:
         score *= params.no_link_penalty
-    score *= 1 + params.date_bonus * dated / n + params.snippet_bonus * snippets / n
     choices = _choice_holders(doc)
-    if sum(1 for r in records if r in choices) * 2 > n:  # filter facets
+    facets = sum(1 for r in records if r in choices) * 2 > n  # filter facets
+    # The bounds hold when every factor left is non-negative and grows with
+    # the dated share (float rounding is monotonic, so they hold exactly).
+    if score < 0 or min(params.date_bonus, params.snippet_bonus, params.nav_penalty) < 0:
+        floor = None
+    if floor is not None:
+        most = score * (1 + params.date_bonus * n / n + params.snippet_bonus * snippets / n)
+        if (most * params.nav_penalty if facets else most) <= floor:
+            return None
+    sample = records[:: max(1, n // params.date_sample)]
+    dated = sum(1 for r in sample if _dated(doc, r)) * n / len(sample)
+    score *= 1 + params.date_bonus * dated / n + params.snippet_bonus * snippets / n
+    if facets:
         score *= params.nav_penalty
+    if floor is not None and score <= floor:
+        return None
     distinct = len({_flat_text_of(doc, r) for r in records}) / n
     if distinct < params.min_distinct:
         score *= distinct
@@ -408,8 +426,8 @@ def _find_records(doc: Document, params: Params) -> list[etree._Element]:
             if ident in seen:
                 continue
             seen.add(ident)
-            score = _score(doc, records, params)
-            if best is None or score > best.score:
+            score = _score(doc, records, params, best.score if best else None)
+            if score is not None and (best is None or score > best.score):
                 best = _Candidate(records, score)
     if best is None:
         return []
