@@ -183,29 +183,43 @@ def collect_groups(doc: Document, params: Params | None = None) -> list[_Group]:
     params = params or Params()
     groups: dict[tuple[Any, ...], _Group] = {}
     stats = doc.stats
-    stack: list[tuple[etree._Element, bool]] = [
-        (c, False) for c in reversed(doc.body) if isinstance(c.tag, str)
-    ]
-    while stack:
-        el, in_nav = stack.pop()
-        st = stats.get(el)
-        if st is None or not st.text_len or el.tag in _FORM_CONTROLS:
+    body = doc.body
+    # lxml lists the elements in page order, in C. An element's parent is
+    # then the last element met one level up: ``up`` keeps, per depth, its
+    # (tag, inside navigation), or None inside a form control. Subtrees
+    # without text need no skipping: every element in them has none.
+    up: dict[int, tuple[str, bool] | None] = {stats[body].depth: (body.tag, False)}
+    elements = body.iter(etree.Element)
+    next(elements)  # the body itself
+    for el in elements:
+        st = stats[el]
+        if not st.text_len:
             continue
-        in_nav = not _is_main(el) and (in_nav or _looks_like_navigation(el))
-        parent = el.getparent()
-        key = (
-            st.depth,
-            el.tag,
-            _class_key(el.get("class") or ""),
-            parent.tag if parent is not None else "",
-        )
+        depth = st.depth
+        parent = up[depth - 1]
+        tag = el.tag
+        if parent is None or tag in _FORM_CONTROLS:
+            up[depth] = None
+            continue
+        parent_tag, in_nav = parent
+        cls = el.get("class")
+        role = el.get("role")
+        if tag == "main" or role == "main":  # _is_main
+            in_nav = False
+        elif not in_nav:  # _looks_like_navigation, with the attributes read once
+            if tag in _NAV_TAGS:
+                in_nav = True
+            else:
+                marks = f"{cls or ''} {el.get('id') or ''} {role or ''}"
+                in_nav = len(marks) > 2 and _nav_words(marks)
+        up[depth] = (tag, in_nav)
+        key = (depth, tag, _class_key(cls or ""), parent_tag)
         group = groups.get(key)
         if group is None:
             group = groups[key] = _Group(key, [])
         group.members.append(el)
         group.text_len += st.text_len
         group.nav_count += in_nav
-        stack.extend((c, in_nav) for c in reversed(el) if isinstance(c.tag, str))
     for group in groups.values():
         group.nav_factor = params.nav_penalty if group.nav_count * 2 > group.count else 1.0
     return list(groups.values())
