@@ -545,26 +545,37 @@ def text_lines(
                 lines.append(line)
             current.clear()
 
-    stack: list[tuple[etree._Element, bool]] = [(el, False)]
-    while stack and (limit is None or len(lines) < limit):
-        node, done = stack.pop()
-        tag = node.tag
-        block = tag in BLOCK_TAGS
-        if done:
-            if block:
+    if not isinstance(el.tag, str):
+        return []
+    # lxml's start/end events (in C, no stack of our own); a skipped
+    # subtree's end event comes right after its start and adds its tail only.
+    # Comments and processing instructions (none in a cleaned tree) are
+    # events of their own: only their tails are text.
+    skipping = False
+    walk = etree.iterwalk(el, events=("start", "end", "comment", "pi"))
+    for event, node in walk:
+        if limit is not None and len(lines) >= limit:
+            break
+        if event in ("comment", "pi"):
+            if node.tail:
+                current.append(node.tail)
+            continue
+        if event == "start":
+            tag = node.tag
+            if skip and node in skip or not isinstance(tag, str):
+                walk.skip_subtree()
+                skipping = True
+                continue
+            if tag in BLOCK_TAGS:
                 flush()
-            if node is not el and node.tail:
-                current.append(node.tail)
+            if node.text:
+                current.append(node.text)
             continue
-        if skip and node in skip or not isinstance(tag, str):
-            if node is not el and node.tail:
-                current.append(node.tail)
-            continue
-        if block:
+        if skipping:
+            skipping = False
+        elif node.tag in BLOCK_TAGS:
             flush()
-        if node.text and isinstance(tag, str):
-            current.append(node.text)
-        stack.append((node, True))
-        stack.extend((child, False) for child in reversed(node))
+        if node is not el and node.tail:
+            current.append(node.tail)
     flush()
     return lines if limit is None else lines[:limit]
