@@ -382,8 +382,14 @@ def _choice_holders(doc: Document) -> set[etree._Element]:
     return doc.derived(("listing", "choice_holders"), compute)
 
 
+# The subtree's text pieces as itertext() gives them (the element's own tail
+# left out), listed by lxml in C; compiled once (lxml locks an XPath object
+# while it evaluates, so threads may share it).
+_TEXT_PIECES = etree.XPath("descendant::text()", smart_strings=False)
+
+
 def _flat_text(el: etree._Element) -> str:
-    return collapse_ws(" ".join(el.itertext()))
+    return collapse_ws(" ".join(_TEXT_PIECES(el)))
 
 
 # The candidate groups share members (a group, its merge with the groups of
