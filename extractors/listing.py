@@ -284,17 +284,30 @@ def _share_bar(el: etree._Element) -> bool:
     return len(marks) > 1 and bool(_SHARE_WORDS.search(marks))
 
 
-def _in_navigation(el: etree._Element, body: etree._Element) -> bool:
+def _in_navigation(doc: Document, el: etree._Element) -> bool:
     """Whether the element or an ancestor below the page's main element looks
-    like navigation or chrome."""
+    like navigation or chrome. The answer is noted for every element on the
+    way up (each has the same one), so the candidate groups' records, which
+    share their ancestors, walk up only to the first element seen before."""
+    known: dict[etree._Element, bool] = doc.derived(("listing", "in_navigation"), dict)
+    path: list[etree._Element] = []
+    found = False
     node: etree._Element | None = el
-    while node is not None and node is not body:
+    while node is not None and node is not doc.body:
+        seen = known.get(node)
+        if seen is not None:
+            found = seen
+            break
+        path.append(node)
         if _looks_like_navigation(node):
-            return True
+            found = True
+            break
         if _is_main(node):
-            return False
+            break
         node = node.getparent()
-    return False
+    for node in path:
+        known[node] = found
+    return found
 
 
 def _is_main(el: etree._Element) -> bool:
@@ -335,7 +348,7 @@ def _score(
     snippets = sum(
         1 for r in records if stats[r].link_count and stats[r].link_density <= params.link_only
     )
-    nav = _in_navigation(records[0], doc.body) + _in_navigation(records[-1], doc.body)
+    nav = _in_navigation(doc, records[0]) + _in_navigation(doc, records[-1])
     score = math.log1p(mean_len) * math.log1p(n)
     if nav:
         score *= 1 - (1 - params.nav_penalty) * nav / 2
