@@ -27,7 +27,7 @@ from urllib.parse import urlsplit
 
 from lxml import etree
 
-from .document import Document, as_document
+from .document import Document, as_document, text_pieces
 from .listing import Params as ListParams
 from .listing import find_records
 from .result import LengthClass, PageType
@@ -281,7 +281,7 @@ def _pagination(doc: Document) -> bool:
         return True
     numbers: set[int] = set()
     for a in doc.body.iter("a"):
-        text = "".join(a.itertext()).strip()
+        text = "".join(text_pieces(a)).strip()
         if _NEXT.match(text):
             return True
         if text.isdigit() and len(text) <= 3:
@@ -303,7 +303,7 @@ def features(doc: Document, main_chars: int, p: Params | None = None) -> list[fl
     with_link = sum(1 for r in records if stats[r].link_count) / max(1, len(records))
     rec_share = rec_text / total
     rec_ld = rec_links / max(1, rec_text)
-    rec_dated = sum(1 for r in records if _DATE.search(" ".join(r.itertext()))) / max(
+    rec_dated = sum(1 for r in records if _DATE.search(" ".join(text_pieces(r)))) / max(
         1, len(records)
     )
     lo, hi = p.headline_link_chars
@@ -321,7 +321,7 @@ def features(doc: Document, main_chars: int, p: Params | None = None) -> list[fl
                     item_hrefs.add(href)
     p_text, long_paras = _paragraphs(doc)
     n_headings, linked_headings = _headings(doc)
-    dates = len(_DATE.findall(" ".join(doc.body.itertext())))
+    dates = len(_DATE.findall(" ".join(text_pieces(doc.body))))
     group_text, group = _repeated_group(doc)
     group_n = len(group)
     url = _page_url(doc)

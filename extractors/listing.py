@@ -42,7 +42,14 @@ from typing import Any
 from lxml import etree
 
 from .dates import find_date
-from .document import BLOCK_TAGS, HEADING_TAGS, Document, absolute_url, as_document
+from .document import (
+    BLOCK_TAGS,
+    HEADING_TAGS,
+    Document,
+    absolute_url,
+    as_document,
+    text_pieces,
+)
 from .result import PageType, Record, Result
 from .text import clean_text, collapse_ws
 
@@ -395,14 +402,8 @@ def _choice_holders(doc: Document) -> set[etree._Element]:
     return doc.derived(("listing", "choice_holders"), compute)
 
 
-# The subtree's text pieces as itertext() gives them (the element's own tail
-# left out), listed by lxml in C; compiled once (lxml locks an XPath object
-# while it evaluates, so threads may share it).
-_TEXT_PIECES = etree.XPath("descendant::text()", smart_strings=False)
-
-
 def _flat_text(el: etree._Element) -> str:
-    return collapse_ws(" ".join(_TEXT_PIECES(el)))
+    return collapse_ws(" ".join(text_pieces(el)))
 
 
 # The candidate groups share members (a group, its merge with the groups of
@@ -608,7 +609,7 @@ def record_text(el: etree._Element, params: Params | None = None) -> str:
         tag = node.tag
         key = ""
         if node is not el and isinstance(tag, str) and min_repeat:
-            key = "".join("".join(node.itertext()).split())
+            key = "".join("".join(text_pieces(node)).split())
             if len(key) < min_repeat:
                 key = ""
         if not isinstance(tag, str) or (
