@@ -266,6 +266,11 @@ _TOKEN = uuid.uuid4().hex[:8]
 _claims = itertools.count(1)
 
 
+def _text(reply: Any) -> Any:  # noqa: ANN401 - a Redis reply
+    """A Redis reply as str: bytes unless the client decodes (None stays None)."""
+    return reply.decode() if isinstance(reply, bytes) else reply
+
+
 def claim_token() -> str:
     """A token unique to one claim call of this process."""
     return f"{_TOKEN}:{next(_claims)}"
@@ -522,17 +527,14 @@ class DistributedScheduler(RedisScheduler):
         return int(self.server.hlen(self.keys.inflight(worker)))
 
     def live_workers(self) -> list[str]:
-        workers = sorted(
-            w.decode() if isinstance(w, bytes) else w
-            for w in self.server.smembers(self.keys.workers)
-        )
+        workers = sorted(_text(w) for w in self.server.smembers(self.keys.workers))
         return [w for w in workers if self.server.exists(self.keys.alive(w))]
 
     def recover_dead_workers(self) -> int:
         """Requeue the in-flight requests of workers whose heartbeat expired."""
         recovered = 0
         for raw in self.server.smembers(self.keys.workers):
-            worker = raw.decode() if isinstance(raw, bytes) else raw
+            worker = _text(raw)
             if worker == self.worker or self.server.exists(self.keys.alive(worker)):
                 continue
             claimed = f"{self.keys.inflight(worker)}:recovering:{self.worker}"
@@ -606,7 +608,7 @@ class SharedState:
         pipe.hget(key, digest)
         pipe.expire(key, self.ttl)
         _, owner, _ = pipe.execute()
-        return owner.decode() if isinstance(owner, bytes) else owner
+        return _text(owner)
 
     # -- near duplicates across workers --------------------------------------------------
 
@@ -618,7 +620,7 @@ class SharedState:
         owner = self.near(
             keys=[self._table("signatures"), *band_sets], args=[url, sig, threshold, self.ttl]
         )
-        return owner.decode() if isinstance(owner, bytes) else owner
+        return _text(owner)
 
     # -- small tables ----------------------------------------------------------------
 
@@ -627,7 +629,7 @@ class SharedState:
 
     def get(self, table: str, field: str) -> str | None:
         value = self.server.hget(self._table(table), field)
-        return value.decode() if isinstance(value, bytes) else value
+        return _text(value)
 
     def put(self, table: str, field: str, value: str) -> None:
         pipe = self.server.pipeline()
@@ -679,7 +681,7 @@ class SharedGrouper:
         position = int(server.rpush(self.key, url))
         group = ""
         for raw in server.lrange(self.key, self.offset, position - 1):
-            group = self.grouper.group(raw.decode() if isinstance(raw, bytes) else raw)
+            group = self.grouper.group(_text(raw))
         self.offset = position
         return group  # the last URL fed is ours
 

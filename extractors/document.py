@@ -417,8 +417,7 @@ class Document:
                     line_open = False
                 is_link = tag == "a" and el.get("href") is not None
                 link = is_link or (stack[-1][1] if stack else False)
-                text = el.text
-                own = len("".join(text.split())) if text else 0  # nonspace_len, inlined
+                own = nonspace_len(el.text)
                 st = NodeStats(own, own if link else 0, 0, int(is_link), len(stack), index, line)
                 stats[el] = st
                 index += 1
@@ -431,8 +430,7 @@ class Document:
             if line_open and el.tag in block_tags:
                 line += 1
                 line_open = False
-            tail = el.tail
-            tail_len = len("".join(tail.split())) if tail else 0
+            tail_len = nonspace_len(el.tail)
             if stack:
                 pst, in_link = stack[-1]
                 pst.text_len += st.text_len + tail_len
@@ -527,7 +525,7 @@ text_pieces = etree.XPath("descendant::text()", smart_strings=False)
 
 def text_content(el: etree._Element) -> str:
     """All text of a subtree, whitespace collapsed, on one line."""
-    return collapse_ws(" ".join(el.itertext()))
+    return collapse_ws(" ".join(text_pieces(el)))
 
 
 def text_lines(

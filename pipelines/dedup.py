@@ -186,11 +186,6 @@ class DedupPipeline:
             return original, "exact"
         if fp.sig is not None:
             original = self._near(url, fp.sig, fp.keys)
-            if original is None and self.shared is not None:
-                owner = self.shared.claim_near(
-                    url, pack(fp.sig), fp.keys, self.config.near_threshold
-                )
-                original = owner if owner != url else None
             if original:
                 return original, "near"
         self.index.add(url, fp.digest, fp.sig, fp.keys)
@@ -230,7 +225,12 @@ class DedupPipeline:
             similarity = jaccard(sig, their_sig)
             if similarity > score:
                 best, score = other, similarity
-        return best if score >= self.config.near_threshold else None
+        if score >= self.config.near_threshold:
+            return best
+        if self.shared is None:
+            return None
+        owner = self.shared.claim_near(url, pack(sig), keys, self.config.near_threshold)
+        return owner if owner != url else None
 
     def _db(self, read):  # noqa: ANN001, ANN202
         """Run a read; a database that went away only disables the lookup."""
