@@ -67,6 +67,23 @@ def test_records_beat_menu_and_footer() -> None:
     assert "Topic" not in result.text and "Footer" not in result.text
 
 
+def test_copies_of_a_record_are_dropped() -> None:
+    # A carousel clones its first and last slides for looping; a record drawn
+    # twice (same text, same link) is one entry.
+    slides = [
+        f"<div class='slide'><h3><a href='/story/{i}'>Story {i} of the week in review</a>"
+        f"</h3><p>Summary of story {i}.</p></div>"
+        for i in range(6)
+    ]
+    body = "<div class='carousel'>" + "".join([slides[-1], *slides, slides[0]]) + "</div>"
+    result = extract(_page(MENU + body), url="https://example.com/")
+    assert [r.url for r in result.records] == [
+        f"https://example.com/story/{i}" for i in (5, 0, 1, 2, 3, 4)
+    ]
+    kept = extract(_page(MENU + body), url="https://example.com/", drop_copies=False)
+    assert len(kept.records) == 8
+
+
 def test_leaf_group_is_lifted_to_whole_entries() -> None:
     # Title links are the repeated leaves; records must carry their dates too.
     rows = "".join(
