@@ -84,6 +84,20 @@ def test_copies_of_a_record_are_dropped() -> None:
     assert len(kept.records) == 8
 
 
+def test_a_shorter_rendering_of_the_previous_record_is_dropped() -> None:
+    # Each event drawn twice with one link: the wide layout shows the
+    # organiser, the narrow one does not. One record each, the fuller one.
+    cards = "".join(
+        f"<div class='card'><a href='/e/{i}'>Workshop {i} on data pipelines</a>"
+        f"<span>Friday 10:00 Free</span>{'<span>Organiser Guild 120 followers</span>' * wide}</div>"
+        for i in range(4)
+        for wide in (1, 0)
+    )
+    result = extract(_page(MENU + f"<div class='events'>{cards}</div>"), url="https://example.com/")
+    assert [r.url for r in result.records] == [f"https://example.com/e/{i}" for i in range(4)]
+    assert all("followers" in r.text for r in result.records)
+
+
 def test_leaf_group_is_lifted_to_whole_entries() -> None:
     # Title links are the repeated leaves; records must carry their dates too.
     rows = "".join(
