@@ -135,6 +135,36 @@ _CREDIT_ZH = re.compile(
     r"[^】\]]{0,40}[】\]][^\u4e00-\u9fff]{0,40}$"
 )
 _ENGLISH = (_DATELINE, _BYLINE_MORE, _CONTACT, _SOCIAL, _CREDIT, _PROMPT)
+# The same furniture in German, Spanish, French, Italian, Portuguese and Dutch,
+# as whole short lines: share and like prompts (the CMS defaults: "Teilen
+# mit:", "Compartir esto:", "Gefällt mir:"), related-links headers ("Ähnliche
+# Beiträge", "Lesen Sie auch", "Notas relacionadas", "À lire aussi"), the
+# author box's header, comment-box prompts and ad labels ("Anzeige").
+# Checked on trafilatura-eval (mostly German), even and odd page halves.
+_EUROPEAN = re.compile(
+    r"^\W*("
+    r"teilen( sie)?( dies| diesen (artikel|beitrag))?( mit)?|gefällt mir|"
+    r"(jetzt|artikel) teilen|"
+    r"compartir( esto| en| este artículo)?|comparte( esto)?|me gusta|"
+    r"partager( cet article| ceci| sur)?|j'aime|condividi( questo articolo| su)?|mi piace|"
+    r"compartilhe( isso)?|compartilhar|curtir|delen|deel dit( artikel)?|"
+    r"ähnliche (beiträge|artikel)|verwandte (beiträge|artikel|themen)|mehr zum thema.{0,40}|"
+    r"weitere (artikel|beiträge|themen|nachrichten|tipps)|lesen sie (auch|mehr).{0,60}|"
+    r"auch interessant|das könnte (sie|dich) auch interessieren|mehr (dazu|lesen)|"
+    r"relacionad[oa]s?|(notas|noticias) relacionadas|artículos relacionados|"
+    r"lee (también|más).{0,60}|te puede interesar|"
+    r"(à )?lire aussi.{0,60}|articles? (similaires|liés|connexes)|sur le même sujet|voir aussi|"
+    r"leggi anche.{0,60}|articoli correlati|correlati|potrebbe interessarti|"
+    r"leia (também|mais).{0,60}|artigos relacionados|veja também|lees ook.{0,60}|"
+    r"gerelateerde artikelen|"
+    r"über (den|die) autor(in)?|sobre el autor|à propos de l'auteur|sull'autore|sobre o autor|"
+    r"(einen )?kommentar (schreiben|verfassen|hinterlassen)|hinterlasse einen kommentar|"
+    r"deja (un|tu) comentario|deja una respuesta|laissez? un commentaire|lascia un commento|"
+    r"deixe (um|seu) comentário|"
+    r"anzeige|werbung|publicidad|publicité|pubblicità|publicidade|advertentie"
+    r")\W*$",
+    re.I,
+)
 # The header of the readers' comments under an article: what follows it is
 # comments, never the article.
 _COMMENTS_HEADER = re.compile(
@@ -145,7 +175,12 @@ _COMMENTS_HEADER = re.compile(
     r"(\d+\s*)?responses? to .{0,80}|"
     r"网友评论|发表评论|我要评论|全部评论|热门评论|最新评论|读者评论|用户评论|评论区|精选留言|写留言|"
     r"网友留言|我要留言|评论|網友評論|發表評論|我要評論|全部評論|熱門評論|最新評論|讀者評論|"
-    r"評論區|網友留言|我要留言|評論)\W*(\d+\W*)?(条|條|comments?)?\W*$",
+    r"評論區|網友留言|我要留言|評論|"
+    # German, Spanish, French, Italian, Portuguese, Dutch
+    r"kommentare?|leserkommentare|kommentar (schreiben|verfassen|hinterlassen)|"
+    r"hinterlasse einen kommentar|comentarios?|deja (un|tu) comentario|deja una respuesta|"
+    r"commentaires?|laissez? un commentaire|commenti|lascia un commento|comentários?|"
+    r"deixe (um|seu) comentário|reacties?)\W*(\d+\W*)?(条|條|comments?)?\W*$",
     re.I,
 )
 # A header before this share of the text, or before this many characters
@@ -174,7 +209,7 @@ def is_boilerplate(line: str) -> bool:
     stripped = line.strip()
     if _chars(line) <= 60 and _BYLINE.match(stripped):
         return True
-    if any(rule.search(stripped) for rule in _ENGLISH):
+    if any(rule.search(stripped) for rule in _ENGLISH) or _EUROPEAN.match(stripped):
         return True
     return bool(_chars(line) <= 40 and _HAS_DATE.search(line) and _DATE_ONLY.match(line))
 

@@ -84,6 +84,27 @@ def test_page_controls_and_contact_lines_are_boilerplate() -> None:
     assert not is_boilerplate("他在电话里说，这件事情要等到明年才能有结果。")
 
 
+def test_share_related_and_comment_lines_of_european_languages_are_boilerplate() -> None:
+    from extractors.boilerplate import cut_comments, is_boilerplate
+
+    for line in (
+        "Teilen mit:",
+        "Gefällt mir:",
+        "Ähnliche Beiträge",
+        "Lesen Sie auch: Warum der Winter kommt",
+        "NOTAS RELACIONADAS",
+        "À lire aussi",
+        "- Anzeige -",
+        "Über die Autorin:",
+    ):
+        assert is_boilerplate(line), line
+    # The same words inside a sentence are text.
+    assert not is_boilerplate("Die Anzeige wurde gestern in der Zeitung veröffentlicht.")
+    assert not is_boilerplate("Partager les données est essentiel pour la recherche.")
+    assert cut_comments([*PARAS, "44 Kommentare", "Sehr guter Artikel!"]) == PARAS
+    assert cut_comments([*PARAS, "Comentarios", "¡Excelente nota!"]) == PARAS
+
+
 def test_a_chinese_credit_line_alone_is_boilerplate_but_not_when_it_opens_a_paragraph() -> None:
     from extractors.boilerplate import is_boilerplate
 
