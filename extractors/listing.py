@@ -29,8 +29,9 @@ followed by sibling summary elements takes them along. Groups of records
 mostly without links (FAQ paragraphs) are scaled down, and chosen records
 that are sections of linked entries (a letter's or a category's links) give
 way to their entries. A record drawn twice (same text and link: a cloned
-carousel slide, a copy for another screen size) is kept once. Record and
-benchmark: ``python -m benchmarks.lists``.
+carousel slide, a copy for another screen size) is kept once, in its fuller
+form when the copy beside it has fewer words. Record and benchmark:
+``python -m benchmarks.lists``.
 """
 
 from __future__ import annotations
