@@ -16,6 +16,8 @@ Stages, each a small function:
    seed's short-content method, unless it disagrees with the consensus.
    When the page's markup names one article-body box and the chosen output
    lies mostly outside it, the box wins (:mod:`extractors.markup`).
+   A recipe's ingredient box the text lacks, when the page declares its
+   ingredients, joins the text (:mod:`extractors.recipe`).
 5. Post-process: drop a leading headline and generic boilerplate lines
    (:mod:`extractors.boilerplate`), attach metadata (:mod:`extractors.metadata`).
 """
@@ -35,6 +37,7 @@ from .listing import to_record
 from .markup import body_container
 from .metadata import extract_metadata
 from .pagination import next_page
+from .recipe import missing_ingredients
 from .result import LengthClass, PageType, Result
 from .text import nonspace_len
 
@@ -117,6 +120,12 @@ class Params:
     # for another block. 0 chars turns it off.
     markup_min_chars: int = 500
     markup_max_inside: float = 0.7
+    # A recipe's ingredient box joins the text when the page declares its
+    # ingredients (schema.org JSON-LD) and the text lacks most of them
+    # (:mod:`extractors.recipe`). Not in a seed. All 3,189 pages: 9
+    # trafilatura-eval recipes changed, none worse (even half +0.0004, odd
+    # +0.0039); no other set has such a page without its list.
+    recipe_ingredients: bool = True
     # Remove the headline and generic boilerplate lines from article text.
     clean: bool = True
 
@@ -450,6 +459,8 @@ def _route(
     if (found := _markup_body(doc, text, p)) is not None:
         node, lines = found
         text, method = "\n".join(lines), f"{METHOD}:markup"
+    if p.recipe_ingredients:
+        text = _with_ingredients(doc, text, node)
     confidence = cls.confidence if cls.page_type is PageType.ARTICLE else 1.0 - cls.confidence
     return Result(
         text=text,
@@ -459,6 +470,24 @@ def _route(
         confidence=round(min(confidence, 0.5 + 0.5 * agreement), 3),
         node=node,
     )
+
+
+def _with_ingredients(doc: Document, text: str, node: Any) -> str:
+    """The text with the recipe's ingredient box when it lacks the
+    ingredients the page declares (:mod:`extractors.recipe`): before the
+    text, or after it when the box comes after the body. A box holding the
+    body is taken whole."""
+    box = missing_ingredients(doc, text)
+    if box is None:
+        return text
+    lines = text_lines(box)
+    stats = doc.stats
+    if node is not None and node in stats:
+        if node is box or any(a is box for a in node.iterancestors()):
+            return "\n".join(lines)
+        if stats[box].line > stats[node].last_line:
+            return "\n".join([text, *lines])
+    return "\n".join([*lines, text])
 
 
 def _markup_body(doc: Document, text: str, p: Params) -> tuple[Any, list[str]] | None:

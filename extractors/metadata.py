@@ -22,7 +22,14 @@ from .dates import date_in_url, find_datetime, parse_date, to_iso
 from .document import Document, absolute_url, as_document, text_content
 from .text import clean_text, collapse_ws
 
-__all__ = ["Metadata", "extract_metadata", "find_author", "find_published", "find_title"]
+__all__ = [
+    "Metadata",
+    "extract_metadata",
+    "find_author",
+    "find_published",
+    "find_title",
+    "jsonld_objects",
+]
 
 # Separators between a headline and the site name in <title>.
 _TITLE_SEP = re.compile(r"\s+[-|–—·•:»]\s+|\s*[|｜_—–]\s*|\s+-\s*|\s*--\s*|\s*::\s*")
@@ -113,7 +120,7 @@ def extract_metadata(
     params = params or Params()
     doc = as_document(html, url)
     now = _as_datetime(fetched_at)
-    objects = list(_jsonld_objects(doc))
+    objects = list(jsonld_objects(doc))
     title, heading = find_title(doc, params)
     return Metadata(
         title=_clean(title),
@@ -139,7 +146,7 @@ def _as_datetime(value: datetime | str | None) -> datetime | None:
 # -- JSON-LD ------------------------------------------------------------------
 
 
-def _jsonld_objects(doc: Document) -> Iterator[dict[str, Any]]:
+def jsonld_objects(doc: Document) -> Iterator[dict[str, Any]]:
     """Every JSON-LD object of the page, ``@graph`` members included."""
     for raw in doc.jsonld[:10]:
         try:
