@@ -28,6 +28,7 @@ __all__ = [
     "find_author",
     "find_published",
     "find_title",
+    "declared_body",
     "jsonld_objects",
 ]
 
@@ -162,6 +163,15 @@ def jsonld_objects(doc: Document) -> Iterator[dict[str, Any]]:
                 yield item
                 if isinstance(item.get("@graph"), list):
                     stack.extend(item["@graph"][:50])
+
+
+def declared_body(doc: Document, min_chars: int = 200) -> str | None:
+    """The longest JSON-LD ``articleBody`` of the page, when it has at least
+    ``min_chars`` non-space characters: the body as the page declares it."""
+    bodies = [o.get("articleBody") for o in jsonld_objects(doc)]
+    texts = [b for b in bodies if isinstance(b, str)]
+    best = max(texts, key=len, default="")
+    return best if len("".join(best.split())) >= min_chars else None
 
 
 def _article_objects(objects: list[dict[str, Any]]) -> list[dict[str, Any]]:

@@ -363,3 +363,24 @@ def test_empty_and_garbage_give_empty_results_quickly() -> None:
 def test_never_raises_on_arbitrary_input(data: bytes | str) -> None:
     result = extract(data)
     assert isinstance(result.text, str)
+
+
+def test_the_declared_article_body_overrules_a_disagreeing_choice() -> None:
+    import json
+
+    from extractors.auto import _declared_choice
+
+    data = {"@type": "NewsArticle", "articleBody": " ".join(PARAS)}
+    html = (
+        f"<html><head><script type='application/ld+json'>{json.dumps(data)}</script></head>"
+        f"<body>{''.join(f'<p>{p}</p>' for p in PARAS)}</body></html>"
+    )
+    doc = as_document(html)
+    teaser = "Other stories: the market closes higher as traders weigh the news of the week."
+    results = {"cetd": Result(text=teaser), "layout": Result(text="\n".join(PARAS))}
+    assert _declared_choice(doc, teaser, results, Params()) == "layout"
+    # Agreeing already, or off, or no declaration: nothing changes.
+    assert _declared_choice(doc, "\n".join(PARAS), results, Params()) is None
+    assert _declared_choice(doc, teaser, results, Params(declared_min_f1=2.0)) is None
+    plain = as_document(html.replace("articleBody", "description"))
+    assert _declared_choice(plain, teaser, results, Params()) is None
