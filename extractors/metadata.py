@@ -148,7 +148,13 @@ def _as_datetime(value: datetime | str | None) -> datetime | None:
 
 
 def jsonld_objects(doc: Document) -> Iterator[dict[str, Any]]:
-    """Every JSON-LD object of the page, ``@graph`` members included."""
+    """Every JSON-LD object of the page, ``@graph`` members included (parsed
+    once per Document: metadata, the declared body and a recipe's
+    ingredients all read them)."""
+    return iter(doc.derived("metadata.jsonld", lambda: list(_parse_jsonld(doc))))
+
+
+def _parse_jsonld(doc: Document) -> Iterator[dict[str, Any]]:
     for raw in doc.jsonld[:10]:
         try:
             data = json.loads(raw.strip().rstrip(";"))

@@ -29,8 +29,8 @@ class Params:
     box_share: float = 0.6
     # The chosen text already has the list when it holds this share of them.
     present_share: float = 0.5
-    # A box is at most this many times the ingredients' length (and at
-    # least this many characters): the search stops above the box.
+    # The box is looked for among elements of at most this many times the
+    # ingredients' length, or of this many characters when that is more.
     max_box_ratio: float = 4.0
     min_box_chars: int = 2000
     max_ingredients: int = 100
