@@ -384,3 +384,15 @@ def test_the_declared_article_body_overrules_a_disagreeing_choice() -> None:
     assert _declared_choice(doc, teaser, results, Params(declared_min_f1=2.0)) is None
     plain = as_document(html.replace("articleBody", "description"))
     assert _declared_choice(plain, teaser, results, Params()) is None
+
+
+def test_a_block_drawn_twice_in_a_row_is_kept_once() -> None:
+    from extractors.boilerplate import clean_lines, drop_repeated_runs
+
+    block = ["Alignment", "Get business units working in harmony", PARAS[0]]
+    assert drop_repeated_runs([PARAS[1], *block, *block, PARAS[2]]) == [PARAS[1], *block, PARAS[2]]
+    assert clean_lines([*block, *block, *block]) == block
+    # Two lines repeated (a refrain), or a block repeated further on, stay.
+    pair = [PARAS[0], PARAS[1]]
+    assert drop_repeated_runs([*pair, *pair]) == [*pair, *pair]
+    assert drop_repeated_runs([*block, PARAS[3], *block]) == [*block, PARAS[3], *block]
