@@ -165,6 +165,12 @@ _EUROPEAN = re.compile(
     r")\W*$",
     re.I,
 )
+# A picture credit closing a caption, as _CREDIT has it in English: "...
+# (Foto: dpa)", "Bild: Hersteller", "Quelle: Coinglass", "Fuente: X".
+_CREDIT_EUROPEAN = re.compile(
+    r"\b(fotos?|bild(er)?|quelle|fuente|fonte|kuva|crédits?|crédito|credito)\s*[:/]\s*[^.!?]{2,60}$",
+    re.I,
+)
 # The header of the readers' comments under an article: what follows it is
 # comments, never the article.
 _COMMENTS_HEADER = re.compile(
@@ -216,6 +222,8 @@ def is_boilerplate(line: str) -> bool:
     if _chars(line) <= 60 and _BYLINE.match(stripped):
         return True
     if any(rule.search(stripped) for rule in _ENGLISH) or _EUROPEAN.match(stripped):
+        return True
+    if _CREDIT_EUROPEAN.search(stripped):
         return True
     return bool(_chars(line) <= 40 and _HAS_DATE.search(line) and _DATE_ONLY.match(line))
 

@@ -96,6 +96,8 @@ def test_share_related_and_comment_lines_of_european_languages_are_boilerplate()
         "À lire aussi",
         "- Anzeige -",
         "Über die Autorin:",
+        "VW-Chef Herbert Diess in Wolfsburg. (Foto: Volkswagen)",
+        "Quelle: Verbraucherzentrale NRW",
     ):
         assert is_boilerplate(line), line
     # The same words inside a sentence are text.
