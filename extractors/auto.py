@@ -27,7 +27,6 @@ Stages, each a small function:
 from __future__ import annotations
 
 import logging
-import re
 from collections import Counter
 from dataclasses import dataclass, fields, replace
 from datetime import datetime
@@ -42,7 +41,7 @@ from .metadata import declared_body, extract_metadata
 from .pagination import next_page
 from .recipe import missing_ingredients
 from .result import LengthClass, PageType, Result
-from .text import nonspace_len
+from .text import nonspace_len, tokens
 
 __all__ = ["Params", "extract", "medoid"]
 
@@ -513,11 +512,9 @@ def _declared_choice(doc: Document, text: str, results: dict[str, Result], p: Pa
     return best
 
 
-_WORD = re.compile(r"\w+")
-
-
 def _word_bag(text: str) -> Counter[str]:
-    return Counter(_WORD.findall(text.lower()))
+    """Words (each CJK character alone) with their counts."""
+    return Counter(tokens(text.lower()))
 
 
 def _bag_f1(a: Counter[str], b: Counter[str]) -> float:

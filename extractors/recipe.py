@@ -10,7 +10,6 @@ is the ingredient box, and it belongs to the text.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -18,9 +17,7 @@ from lxml import etree
 
 from .document import Document, text_pieces
 from .metadata import jsonld_objects
-from .text import collapse_ws
-
-_WORD = re.compile(r"\w+")
+from .text import collapse_ws, tokens
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,7 +34,8 @@ class Params:
 
 
 def _words(text: str) -> set[str]:
-    return set(_WORD.findall(text.lower()))
+    """Words (each CJK character alone)."""
+    return set(tokens(text.lower()))
 
 
 def declared_ingredients(doc: Document, p: Params | None = None) -> list[str]:
@@ -49,7 +47,7 @@ def declared_ingredients(doc: Document, p: Params | None = None) -> list[str]:
         found = obj.get("recipeIngredient")
         if "Recipe" in kind and isinstance(found, list):
             names = [collapse_ws(str(x)) for x in found[: p.max_ingredients]]
-            return [n for n in names if _WORD.search(n)]
+            return [n for n in names if _words(n)]
     return []
 
 
