@@ -18,6 +18,8 @@ Stages, each a small function:
    lies mostly outside it, the box wins (:mod:`extractors.markup`).
    When the page declares its body (JSON-LD ``articleBody``) and the output
    disagrees with it, the candidate agreeing with it is taken.
+   When the body is one post of a thread, every post is taken
+   (:mod:`extractors.posts`).
    A recipe's ingredient box the text lacks, when the page declares its
    ingredients, joins the text (:mod:`extractors.recipe`).
 5. Post-process: drop a leading headline and generic boilerplate lines
@@ -39,9 +41,10 @@ from .listing import to_record
 from .markup import body_container
 from .metadata import declared_body, extract_metadata
 from .pagination import next_page
+from .posts import thread_posts
 from .recipe import missing_ingredients
 from .result import LengthClass, PageType, Result
-from .text import nonspace_len, tokens
+from .text import nonspace_len, share_on_lines, tokens
 
 __all__ = ["Params", "extract", "medoid"]
 
@@ -138,6 +141,11 @@ class Params:
     # trafilatura-eval recipes changed, none worse (even half +0.0004, odd
     # +0.0039); no other set has such a page without its list.
     recipe_ingredients: bool = True
+    # A forum thread's (a Q&A page's, a guide's) posts, when the chosen body
+    # is one of them, are all taken (:mod:`extractors.posts`). Not in a seed.
+    # All 3,189 pages: wcxb-dev forum threads 0.677 -> 0.725 (30 pages better,
+    # 10 worse by over 0.02 in all); no news set changed.
+    thread_posts: bool = True
     # Remove the headline and generic boilerplate lines from article text.
     clean: bool = True
 
@@ -474,6 +482,10 @@ def _route(
     if (declared := _declared_choice(doc, text, results, p)) is not None:
         text = _with_lead(results[declared].text, results, declared, p)
         method, node = f"{METHOD}:{declared}", results[declared].node
+    if p.thread_posts and (posts := thread_posts(doc, node, text)) is not None:
+        node = posts[0].getparent()
+        text = "\n".join(line for post in posts for line in text_lines(post))
+        method += "+posts"
     if p.recipe_ingredients:
         text = _with_ingredients(doc, text, node)
     confidence = cls.confidence if cls.page_type is PageType.ARTICLE else 1.0 - cls.confidence
@@ -550,10 +562,7 @@ def _markup_body(doc: Document, text: str, p: Params) -> tuple[Any, list[str]] |
     if box is None or doc.stats[box].text_len < p.markup_min_chars:
         return None
     box_lines = text_lines(box)
-    in_box = {"".join(line.split()) for line in box_lines}
-    lines = ["".join(line.split()) for line in text.split("\n")]
-    inside = sum(len(line) for line in lines if line in in_box)
-    return (box, box_lines) if inside < p.markup_max_inside * sum(map(len, lines)) else None
+    return (box, box_lines) if share_on_lines(text, box_lines) < p.markup_max_inside else None
 
 
 def _attach_metadata(

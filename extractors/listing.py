@@ -188,7 +188,7 @@ class _Group:
 
 
 @lru_cache(maxsize=4096)
-def _class_key(raw: str) -> str:
+def class_key(raw: str) -> str:
     """Class name without state tokens and numbering, so that siblings of one
     kind share it."""
     parts = {_DIGITS.sub("", t) for t in raw.lower().split() if not _STATE_CLASS.match(t)}
@@ -232,7 +232,7 @@ def collect_groups(doc: Document, params: Params | None = None) -> list[_Group]:
                 marks = f"{cls or ''} {el.get('id') or ''} {role or ''}"
                 in_nav = len(marks) > 2 and _nav_words(marks)
         up[depth] = (tag, in_nav)
-        key = (depth, tag, _class_key(cls or ""), parent_tag)
+        key = (depth, tag, class_key(cls or ""), parent_tag)
         group = groups.get(key)
         if group is None:
             group = groups[key] = _Group(key, [])
@@ -386,7 +386,7 @@ def _score(
         if (most * params.nav_penalty if facets else most) <= floor:
             return None
     sample = records[:: max(1, n // params.date_sample)]
-    dated = sum(1 for r in sample if _dated(doc, r)) * n / len(sample)
+    dated = sum(1 for r in sample if has_date(doc, r)) * n / len(sample)
     score *= 1 + params.date_bonus * dated / n + params.snippet_bonus * snippets / n
     if facets:
         score *= params.nav_penalty
@@ -429,7 +429,8 @@ def _flat_text_of(doc: Document, el: etree._Element) -> str:
     return text
 
 
-def _dated(doc: Document, el: etree._Element) -> bool:
+def has_date(doc: Document, el: etree._Element) -> bool:
+    """Whether the element's text holds a date (noted once per element)."""
     dated: dict[etree._Element, bool] = doc.derived(("listing", "dated"), dict)
     found = dated.get(el)
     if found is None:
@@ -499,7 +500,7 @@ def _entry_run(doc: Document, record: etree._Element) -> list[etree._Element]:
                 continue
             if not (st.link_count or (child.tag == "a" and child.get("href"))):
                 continue
-            runs.setdefault((child.tag, _class_key(child.get("class") or "")), []).append(child)
+            runs.setdefault((child.tag, class_key(child.get("class") or "")), []).append(child)
         for run in runs.values():
             length = sum(stats[c].text_len for c in run)
             if len(run) > 1 and (len(run), length) > (len(best), best_len):
@@ -704,7 +705,7 @@ def _followers(elements: list[etree._Element], limit: int) -> list[list[etree._E
 
 def _shape(run: list[etree._Element]) -> list[tuple[str, str]]:
     """The tags and class patterns of a run of siblings."""
-    return [(e.tag, _class_key(e.get("class") or "")) for e in run]
+    return [(e.tag, class_key(e.get("class") or "")) for e in run]
 
 
 def _params_of(params: Params | None, overrides: dict[str, Any]) -> Params:

@@ -48,6 +48,15 @@ def nonspace_len(text: str | None) -> int:
     return len("".join(text.split())) if text else 0
 
 
+def share_on_lines(text: str, lines: list[str]) -> float:
+    """Share of the text's non-space characters on lines that are among
+    ``lines`` (whitespace aside): how much of an output lies in a box."""
+    box = {"".join(line.split()) for line in lines}
+    own = ["".join(line.split()) for line in text.split("\n")]
+    total = sum(map(len, own))
+    return sum(len(line) for line in own if line in box) / total if total else 0.0
+
+
 def cjk_ratio(text: str) -> float:
     """Share of CJK ideographs among the non-space characters."""
     chars = nonspace_len(text)

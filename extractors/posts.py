@@ -1,0 +1,127 @@
+"""A thread's posts, when the chosen body is one of them.
+
+Forum threads, Q&A pages, review lists and step-by-step guides repeat one
+template per post: a box with its author and date around a message box. The
+density methods take the densest post (usually the first) and stop there,
+though every post is the page's content. When the chosen body lies in one of
+several sibling elements of one template, and each sibling holds the body's
+own chain of templates (its message box, found along the same class names),
+the siblings are the content. They must carry text of their own, few links,
+and a date each (posts are dated; page columns and sections are not), or be
+at least ``min_undated`` such siblings whose chain is named by a class (a
+guide's steps). Not in a seed; a page's comments are left alone, as the body
+is not one of them.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from lxml import etree
+
+from .document import Document, text_lines
+from .listing import class_key, has_date
+from .text import share_on_lines
+
+Template = tuple[str, frozenset[str]]  # tag, class tokens (without numbers)
+
+
+@dataclass(frozen=True, slots=True)
+class Params:
+    # The body is looked for this many levels below the post at most (a
+    # forum's message box sits 8-9 levels inside its post).
+    max_lift: int = 10
+    # At least two posts hold this many characters outside links.
+    min_post_chars: int = 50
+    # The posts hold at least this multiple of the body's text.
+    min_gain: float = 1.5
+    # ...and at most this share of it in links (a list of linked entries is
+    # the list extractor's work).
+    max_link_density: float = 0.3
+    # The chosen text lies in its post for at least this share (the node a
+    # method reports is where its text is).
+    min_inside: float = 0.8
+    # Undated siblings count as posts from this many on, when the chain from
+    # them to the body is named by a class somewhere.
+    min_undated: int = 3
+
+
+_DIGITS = re.compile(r"\d+")
+
+
+def template(el: etree._Element) -> Template | None:
+    """An element's template: its tag and class tokens (state and numbering
+    aside), else its id without numbers (``post12345``); None with neither."""
+    key = class_key(el.get("class") or "")
+    if key:
+        return el.tag, frozenset(key.split())
+    raw = el.get("id") or ""
+    bare = _DIGITS.sub("", raw).strip("-_")
+    return (el.tag, frozenset([f"#{bare}"])) if bare and bare != raw else None
+
+
+def alike(a: Template, b: Template | None) -> bool:
+    """Templates of one kind: one tag, and most class tokens shared (a first
+    post's or a moderator's extra class aside)."""
+    if b is None or a[0] != b[0]:
+        return False
+    return a[1] == b[1] or 2 * len(a[1] & b[1]) >= len(a[1] | b[1])
+
+
+def _holds(el: etree._Element, chain: list[Template]) -> bool:
+    """Whether ``el`` holds the chain of templates, child by child (a step
+    without classes matches its tag)."""
+    for tag, tokens in chain:
+        el = next(
+            (c for c in el if c.tag == tag and (not tokens or alike((tag, tokens), template(c)))),
+            None,
+        )
+        if el is None:
+            return False
+    return True
+
+
+def thread_posts(
+    doc: Document, node: etree._Element | None, text: str, p: Params | None = None
+) -> list[etree._Element] | None:
+    """The posts around the chosen body ``node`` (whose output is ``text``),
+    in page order, or None when it is not one of several posts."""
+    p = p or Params()
+    stats = doc.stats
+    if node is None or node not in stats:
+        return None
+    body_chars = stats[node].text_len
+    el, chain = node, []
+    for _ in range(p.max_lift + 1):
+        parent = el.getparent()
+        if parent is None or el is doc.body:
+            return None
+        kind = template(el)
+        if kind is not None:
+            posts = [
+                s for s in parent if s in stats and alike(kind, template(s)) and _holds(s, chain)
+            ]
+            if (
+                len(posts) >= 2
+                and _are_posts(doc, posts, chain, body_chars, p)
+                and share_on_lines(text, text_lines(el)) >= p.min_inside
+            ):
+                return posts
+        chain.insert(0, kind or (el.tag, frozenset()))
+        el = parent
+    return None
+
+
+def _are_posts(
+    doc: Document, posts: list[etree._Element], chain: list[Template], body_chars: int, p: Params
+) -> bool:
+    stats = doc.stats
+    total = sum(stats[s].text_len for s in posts)
+    links = sum(stats[s].link_text_len for s in posts)
+    own = sum(1 for s in posts if stats[s].text_len - stats[s].link_text_len >= p.min_post_chars)
+    if own < 2 or total < p.min_gain * body_chars or links > p.max_link_density * total:
+        return False
+    if 2 * sum(1 for s in posts if has_date(doc, s)) >= len(posts):
+        return True
+    return len(posts) >= p.min_undated and any(tokens for _, tokens in chain)

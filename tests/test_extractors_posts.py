@@ -1,0 +1,99 @@
+"""A thread's posts are all taken when the chosen body is one of them."""
+
+from __future__ import annotations
+
+from extractors import extract
+from extractors.document import as_document
+from extractors.posts import alike, template, thread_posts
+
+MESSAGES = [
+    "I just set up a fifty gallon tank for fish only and wonder which species get along. "
+    "The filter is a large canister and the rock work leaves plenty of caves to hide in. "
+    "Would a flame angel be happy with a school of anthias, or is that asking for trouble?",
+    "Anthias need frequent feeding, several times a day, so plan for that before buying them. "
+    "A flame angel is usually fine in a tank of that size if it goes in last.",
+    "Seconding the advice above: add the angel last and quarantine every new fish for a month, "
+    "it saves a lot of grief later on.",
+]
+SIGN_OFF = (
+    "Thanks to everyone who takes the time to answer; this board has taught me more about "
+    "keeping fish than any book I have read so far."
+)
+NAV = "".join(f"<li><a href='/forum/{i}'>Board number {i}</a></li>" for i in range(15))
+
+
+QUESTION_MORE = [
+    "Lighting will be basic for now, since there are no corals planned, and the substrate "
+    "a thin layer of coarse sand that is easy to stir up and siphon clean every week.",
+    "I am planning a high turnover rate with two powerheads besides the canister, because "
+    "I tend to feed heavily and want the detritus to stay suspended until the filter takes it.",
+    "Stocking ideas so far: a flame angel, a small school of anthias, maybe a pair of clownfish. "
+    "Lionfish came to mind as well, but I worry they would eat everything else in the tank.",
+]
+
+
+def _post(i: int, text: str) -> str:
+    return (
+        f"<article class='message message--post' id='post-{1000 + i}'>"
+        f"<div class='message-user'><a href='/members/{i}'>member{i}</a></div>"
+        f"<div class='message-main'><header class='message-attribution'>"
+        f"<time>Mar {6 + i}, 2024</time></header>"
+        f"<div class='message-body'><div class='bbWrapper'>{text}<br><br>{SIGN_OFF}</div></div></div>"
+        "</article>"
+    )
+
+
+def _thread() -> str:
+    first = "<br><br>".join([MESSAGES[0], *QUESTION_MORE])
+    posts = "".join(_post(i, text) for i, text in enumerate([first, *MESSAGES[1:]]))
+    return (
+        "<html><head><title>Fish for a new tank | Reef Forum</title></head><body>"
+        f"<nav><ul>{NAV}</ul></nav><h1>Fish for a new tank</h1>"
+        f"<div class='block-body'>{posts}</div>"
+        "<footer>Terms and rules · Privacy policy</footer></body></html>"
+    )
+
+
+def _article_with_comments() -> str:
+    body = "".join(f"<p>{m}</p>" for m in MESSAGES)
+    comments = "".join(
+        f"<div class='comment'><span class='who'>reader{i}</span> <time>Mar {6 + i}, 2024</time>"
+        f"<p>A reader's remark number {i}, long enough to be a paragraph of its own here.</p></div>"
+        for i in range(4)
+    )
+    return (
+        "<html><head><title>Tank guide</title></head><body>"
+        f"<nav><ul>{NAV}</ul></nav><div class='story'><h1>Tank guide</h1>"
+        f"<div class='story-body'>{body}</div></div>"
+        f"<section class='comments'>{comments}</section></body></html>"
+    )
+
+
+def test_templates_of_one_kind() -> None:
+    doc = as_document(
+        "<html><body><div class='post first odd'>a</div><div class='post even'>b</div>"
+        "<div id='post123'>c</div><div id='post456'>d</div><div>e</div></body></html>"
+    )
+    first, second, by_id, by_id2, bare = doc.body
+    assert template(first) == template(second)  # state classes aside
+    assert alike(template(by_id), template(by_id2))  # ids without their numbers
+    assert template(bare) is None
+
+
+def test_every_post_of_a_thread_is_taken() -> None:
+    result = extract(_thread())
+    assert result.method.endswith("+posts")
+    for message in MESSAGES:
+        assert message in result.text
+    assert "Board number" not in result.text
+    assert result.text.index(MESSAGES[0]) < result.text.index(MESSAGES[2])
+    plain = extract(_thread(), thread_posts=False)
+    assert sum(m in plain.text for m in MESSAGES) < len(MESSAGES)
+
+
+def test_an_article_is_not_widened_to_its_comments() -> None:
+    doc = as_document(_article_with_comments())
+    body = doc.root.find(".//div[@class='story-body']")
+    text = "\n".join(MESSAGES)
+    assert thread_posts(doc, body, text) is None
+    assert "A reader's remark" not in extract(doc).text
