@@ -79,7 +79,14 @@ def test_readers_comments_under_an_article_are_cut() -> None:
 def test_page_controls_and_contact_lines_are_boilerplate() -> None:
     from extractors.boilerplate import is_boilerplate
 
-    for line in ("字号:T|T", "请您对该文章评分：", "电话：021-52921234", "(陈巍 编辑)", "Loading"):
+    for line in (
+        "字号:T|T",
+        "请您对该文章评分：",
+        "电话：021-52921234",
+        "電話：02-2652-1234",
+        "(陈巍 编辑)",
+        "Loading",
+    ):
         assert is_boilerplate(line), line
     assert not is_boilerplate("他在电话里说，这件事情要等到明年才能有结果。")
 
