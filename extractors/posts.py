@@ -116,6 +116,9 @@ def thread_posts(
 def _are_posts(
     doc: Document, posts: list[etree._Element], chain: list[Template], body_chars: int, p: Params
 ) -> bool:
+    """Whether siblings of one template are posts: text of their own, more
+    than the body alone, few links, and dated (or several, along a chain
+    named by classes)."""
     stats = doc.stats
     total = sum(stats[s].text_len for s in posts)
     links = sum(stats[s].link_text_len for s in posts)

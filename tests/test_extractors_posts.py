@@ -38,7 +38,8 @@ def _post(i: int, text: str) -> str:
         f"<div class='message-user'><a href='/members/{i}'>member{i}</a></div>"
         f"<div class='message-main'><header class='message-attribution'>"
         f"<time>Mar {6 + i}, 2024</time></header>"
-        f"<div class='message-body'><div class='bbWrapper'>{text}<br><br>{SIGN_OFF}</div></div></div>"
+        f"<div class='message-body'><div class='bbWrapper'>{text}<br><br>{SIGN_OFF}</div>"
+        "</div></div>"
         "</article>"
     )
 
