@@ -41,7 +41,7 @@ from .listing import to_record
 from .markup import body_container
 from .metadata import declared_body, extract_metadata
 from .pagination import next_page
-from .posts import thread_posts
+from .posts import post_lines, thread_posts
 from .recipe import missing_ingredients
 from .result import LengthClass, PageType, Result
 from .text import nonspace_len, share_on_lines, tokens
@@ -484,7 +484,7 @@ def _route(
         method, node = f"{METHOD}:{declared}", results[declared].node
     if p.thread_posts and (posts := thread_posts(doc, node, text)) is not None:
         node = posts[0].getparent()
-        text = "\n".join(line for post in posts for line in text_lines(post))
+        text = "\n".join(post_lines(posts))
         method += "+posts"
     if p.recipe_ingredients:
         text = _with_ingredients(doc, text, node)

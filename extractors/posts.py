@@ -82,6 +82,31 @@ def _holds(el: etree._Element, chain: list[Template]) -> bool:
     return True
 
 
+# The furniture forum software draws in every post (XenForo, vBulletin,
+# phpBB, Invision, NodeBB, Discourse; English and German labels), as whole
+# lines: the author's rank and counters, post numbers, reply and quote
+# buttons, "Click to expand..." under a quote, share links.
+_FURNITURE = re.compile(
+    r"^(?:#\d+|[\d.,]+|[\d.,]+k?\s+(?:posts?|messages?|likes?|replies|reputation|points)|"
+    r"(?:new|junior|senior|established|active|registered|well-known|banned)?\s*members?|"
+    r"joined|location|posts|messages|reaction score|points|reputation|likes received|"
+    r"reply|reply with quote|quote|multi-?quote|report|top|permalink|offline|online|"
+    r"link to (?:comment|post)|share on other sites|more sharing options\W*|"
+    r"click to (?:expand|shrink)\W*|\d+\s+repl(?:y|ies)\s+last reply|"
+    r"wrote on last edited by|last edited(?: by .{1,40})?|"
+    r"mitglied seit|beiträge|beiträge anzeigen|private nachricht|zitieren|antworten|"
+    r"profil|registriert seit|wohnort|ort)\s*:?$",
+    re.I,
+)
+
+
+def post_lines(posts: list[etree._Element]) -> list[str]:
+    """The posts' lines in page order, without the forum's furniture."""
+    return [
+        line for post in posts for line in text_lines(post) if not _FURNITURE.match(line.strip())
+    ]
+
+
 def thread_posts(
     doc: Document, node: etree._Element | None, text: str, p: Params | None = None
 ) -> list[etree._Element] | None:

@@ -35,12 +35,14 @@ QUESTION_MORE = [
 def _post(i: int, text: str) -> str:
     return (
         f"<article class='message message--post' id='post-{1000 + i}'>"
-        f"<div class='message-user'><a href='/members/{i}'>member{i}</a></div>"
+        f"<div class='message-user'><a href='/members/{i}'>member{i}</a>"
+        f"<div>Senior Member</div><div>Joined</div><div>{120 * i + 7} posts</div></div>"
         f"<div class='message-main'><header class='message-attribution'>"
         f"<time>Mar {6 + i}, 2024</time></header>"
         f"<div class='message-body'><div class='bbWrapper'>{text}<br><br>{SIGN_OFF}</div>"
         "</div></div>"
-        "</article>"
+        f"<footer><a href='#post-{1000 + i}'>#{i + 1}</a> <a href='/reply'>Reply with quote</a>"
+        "</footer></article>"
     )
 
 
@@ -87,6 +89,10 @@ def test_every_post_of_a_thread_is_taken() -> None:
     for message in MESSAGES:
         assert message in result.text
     assert "Board number" not in result.text
+    lines = result.text.split("\n")
+    assert "member1" in lines  # the author stays, the forum's furniture goes
+    for furniture in ("Senior Member", "Joined", "127 posts", "#2", "Reply with quote"):
+        assert furniture not in lines, furniture
     assert result.text.index(MESSAGES[0]) < result.text.index(MESSAGES[2])
     plain = extract(_thread(), thread_posts=False)
     assert sum(m in plain.text for m in MESSAGES) < len(MESSAGES)
