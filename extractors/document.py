@@ -167,10 +167,16 @@ class NodeStats:
 
 
 def _is_hidden(el: etree._Element) -> bool:
+    """Hidden by an attribute or inline style, or a modal box by the class
+    CSS frameworks give it (Bootstrap's, Semantic UI's ``modal``: a report
+    form or a sign-up prompt, shown only on request)."""
     if el.get("hidden") is not None or el.get("aria-hidden") == "true":
         return True
     style = el.get("style")
-    return bool(style and _HIDDEN_STYLE.search(style))
+    if style and _HIDDEN_STYLE.search(style):
+        return True
+    cls = el.get("class")
+    return bool(cls) and "modal" in cls.split()
 
 
 def _is_dialog(el: etree._Element) -> bool:

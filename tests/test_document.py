@@ -138,6 +138,17 @@ def test_dialogs_are_not_part_of_the_page() -> None:
     assert "Refund policy" not in text and "returned" not in text and "newsletter" not in text
 
 
+def test_a_modal_box_by_its_class_is_hidden() -> None:
+    story = "<p>" + "The story a reader came for, told at some length. " * 20 + "</p>"
+    report = "<div class='ui small modal report'><p>Report this post: spam, abuse</p></div>"
+    page = f"<html><body class='modal-open'><div class='modal-content'>{story}</div>{report}"
+    text = " ".join(text_lines(as_document(page + "</body></html>").body))
+    assert "reader came for" in text and "Report this post" not in text
+    # A modal holding the whole page is the page, shown by a script.
+    whole = f"<html><body><div class='modal'><h1>Title</h1>{story}<p>More.</p><p>End.</p></div>"
+    assert "reader came for" in " ".join(text_lines(as_document(whole + "</body></html>").body))
+
+
 def test_ruby_readings_are_not_text() -> None:
     ruby = "<ruby>漢<rp>(</rp><rt>かん</rt><rp>)</rp>字<rt>じ</rt></ruby>"
     page = f"<html><body><p>{ruby}を書く</p></body></html>"
