@@ -143,8 +143,8 @@ class Params:
     recipe_ingredients: bool = True
     # A forum thread's (a Q&A page's, a guide's) posts, when the chosen body
     # is one of them, are all taken (:mod:`extractors.posts`). Not in a seed.
-    # All 3,189 pages: wcxb-dev forum threads 0.677 -> 0.725 (30 pages better,
-    # 10 worse by over 0.02 in all); no news set changed.
+    # All 3,189 pages: wcxb-dev forum threads 0.677 -> 0.733 (with the
+    # furniture lines left out); no news set changed (docs/extraction.md).
     thread_posts: bool = True
     # Remove the headline and generic boilerplate lines from article text.
     clean: bool = True
