@@ -51,15 +51,29 @@ class Params:
 _DIGITS = re.compile(r"\d+")
 
 
+# Grid and layout class names (Bootstrap's ``col-md-8``, ``column1``,
+# ``gridPanel``): page columns, not posts, whatever they hold.
+_LAYOUT = re.compile(
+    r"#?(?:col|column|grid|gridpanel|row|span|cell|container|wrap|wrapper|layout|left|right|"
+    r"side|sidebar|main|inner|outer)(?:[-_].*)?",
+    re.I,
+)
+
+
 def template(el: etree._Element) -> Template | None:
     """An element's template: its tag and class tokens (state and numbering
-    aside), else its id without numbers (``post12345``); None with neither."""
+    aside), else its id without numbers (``post12345``); None with neither,
+    or when every token names a layout part (a grid's columns)."""
     key = class_key(el.get("class") or "")
     if key:
-        return el.tag, frozenset(key.split())
-    raw = el.get("id") or ""
-    bare = _DIGITS.sub("", raw).strip("-_")
-    return (el.tag, frozenset([f"#{bare}"])) if bare and bare != raw else None
+        tokens = frozenset(key.split())
+    else:
+        raw = el.get("id") or ""
+        bare = _DIGITS.sub("", raw).strip("-_")
+        tokens = frozenset([f"#{bare}"]) if bare and bare != raw else frozenset()
+    if not tokens or all(_LAYOUT.fullmatch(t) for t in tokens):
+        return None
+    return el.tag, tokens
 
 
 def alike(a: Template, b: Template | None) -> bool:
@@ -72,8 +86,14 @@ def alike(a: Template, b: Template | None) -> bool:
 
 def _holds(el: etree._Element, chain: list[Template]) -> bool:
     """Whether ``el`` holds the chain of templates, child by child (a step
-    without classes matches its tag)."""
-    for tag, tokens in chain:
+    without classes matches its tag). The chain's class-less end (the
+    message's own markup: a quote's ``<div>``, an ``<i>``) is not asked for
+    below a classed step (the message box); with no classed step it is all
+    there is (page columns hold no such chain)."""
+    end = len(chain)
+    while end and not chain[end - 1][1]:
+        end -= 1
+    for tag, tokens in chain[:end] if end else chain:
         el = next(
             (c for c in el if c.tag == tag and (not tokens or alike((tag, tokens), template(c)))),
             None,

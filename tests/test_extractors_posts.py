@@ -75,12 +75,14 @@ def _article_with_comments() -> str:
 def test_templates_of_one_kind() -> None:
     doc = as_document(
         "<html><body><div class='post first odd'>a</div><div class='post even'>b</div>"
-        "<div id='post123'>c</div><div id='post456'>d</div><div>e</div></body></html>"
+        "<div id='post123'>c</div><div id='post456'>d</div><div>e</div>"
+        "<div class='col-md-8 grid'>f</div><div id='col2'>g</div></body></html>"
     )
-    first, second, by_id, by_id2, bare = doc.body
+    first, second, by_id, by_id2, bare, column, column_by_id = doc.body
     assert template(first) == template(second)  # state classes aside
     assert alike(template(by_id), template(by_id2))  # ids without their numbers
     assert template(bare) is None
+    assert template(column) is None and template(column_by_id) is None  # a grid's columns
 
 
 def test_every_post_of_a_thread_is_taken() -> None:
