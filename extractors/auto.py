@@ -143,7 +143,7 @@ class Params:
     recipe_ingredients: bool = True
     # A forum thread's (a Q&A page's, a guide's) posts, when the chosen body
     # is one of them, are all taken (:mod:`extractors.posts`). Not in a seed.
-    # All 3,189 pages: wcxb-dev forum threads 0.677 -> 0.733 (with the
+    # All 3,189 pages: wcxb-dev forum threads 0.677 -> 0.744 (with the
     # furniture lines left out); no news set changed (docs/extraction.md).
     thread_posts: bool = True
     # Remove the headline and generic boilerplate lines from article text.
