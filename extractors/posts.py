@@ -48,9 +48,6 @@ class Params:
     min_undated: int = 3
 
 
-_DIGITS = re.compile(r"\d+")
-
-
 # Grid and layout class names (Bootstrap's ``col-md-8``, ``column1``,
 # ``gridPanel``): page columns, not posts, whatever they hold.
 _LAYOUT = re.compile(
@@ -67,9 +64,9 @@ def template(el: etree._Element) -> Template | None:
     key = class_key(el.get("class") or "")
     if key:
         tokens = frozenset(key.split())
-    else:
-        raw = el.get("id") or ""
-        bare = _DIGITS.sub("", raw).strip("-_")
+    else:  # a numbered id, by the same key as classes: "post12345" -> "post"
+        raw = (el.get("id") or "").lower()
+        bare = class_key(raw)
         tokens = frozenset([f"#{bare}"]) if bare and bare != raw else frozenset()
     if not tokens or all(_LAYOUT.fullmatch(t) for t in tokens):
         return None
@@ -107,7 +104,7 @@ def _holds(el: etree._Element, chain: list[Template]) -> bool:
 # phpBB, Invision, NodeBB, Discourse; English and German labels), as whole
 # lines: the author's rank and counters, post numbers, reply and quote
 # buttons, "Click to expand..." under a quote, share links.
-_FURNITURE = re.compile(
+_POST_FURNITURE = re.compile(
     r"^(?:#\d+|[\d.,]+|[\d.,]+k?\s+(?:posts?|messages?|likes?|replies|reputation|points)|"
     r"(?:new|junior|senior|established|active|registered|well-known|banned)?\s*members?|"
     r"joined|location|posts|messages|reaction score|points|reputation|likes received|"
@@ -124,7 +121,10 @@ _FURNITURE = re.compile(
 def post_lines(posts: list[etree._Element]) -> list[str]:
     """The posts' lines in page order, without the forum's furniture."""
     return [
-        line for post in posts for line in text_lines(post) if not _FURNITURE.match(line.strip())
+        line
+        for post in posts
+        for line in text_lines(post)
+        if not _POST_FURNITURE.match(line.strip())
     ]
 
 
