@@ -35,7 +35,7 @@ from datetime import datetime
 from typing import Any
 
 from .boilerplate import clean_lines
-from .classify import Classification, classify
+from .classify import Classification, classify, page_url, url_shape
 from .document import HEADING_TAGS, Document, absolute_url, as_document, text_lines
 from .listing import to_record
 from .markup import body_container
@@ -43,7 +43,7 @@ from .metadata import declared_body, extract_metadata
 from .pagination import next_page
 from .posts import post_lines, thread_posts
 from .recipe import missing_ingredients
-from .result import LengthClass, PageType, Result
+from .result import LengthClass, PageType, Record, Result
 from .text import nonspace_len, share_on_lines, tokens
 
 __all__ = ["Params", "extract", "medoid"]
@@ -106,6 +106,17 @@ class Params:
     # this multiple of its text: a front page whose article methods all agree
     # on the lead story's paragraph among many headlines.
     short_list_records_share: float = 1.0
+    # A "record" without a link of its own that holds this share of the
+    # article consensus (by its lines) is the article's box, not an entry:
+    # a table laid out page whose rows make a record group, one row holding
+    # the whole story. Such a page stays an article; > 1 turns it off.
+    list_unlinked_body_share: float = 0.5
+    # Records this share of whose links (and two at least) lead back into
+    # the page (its comments) or to pages of its own URL shape
+    # (:func:`classify.url_shape`) are not what the page lists: the page is
+    # an article with its siblings beside it (most read, related, the
+    # author's other posts), not their index. > 1 turns it off.
+    list_sibling_share: float = 0.5
     # An article's lead paragraphs often sit in their own box above the body
     # (a standfirst, a dateline paragraph): the container methods agree on the
     # body without them. The paragraphs (lines of at least this many
@@ -354,6 +365,42 @@ def _paragraphs_beside(article_text: str, records: list[str]) -> int:
     return sum(1 for para in paragraphs if not any(para in e for e in entries))
 
 
+def _body_in_unlinked_record(article_text: str, records: list[Record], p: Params) -> bool:
+    """Whether one record without a link holds most of the article consensus
+    (``Params.list_unlinked_body_share`` of its non-space characters, line by
+    line): an entry leads to its page, the article's own box does not."""
+    lines = ["".join(line.split()) for line in article_text.split("\n")]
+    total = sum(len(line) for line in lines)
+    if not total:
+        return False
+    for record in records:
+        if record.url:
+            continue
+        box = "".join(record.text.split())
+        if sum(len(line) for line in lines if line and line in box) >= (
+            p.list_unlinked_body_share * total
+        ):
+            return True
+    return False
+
+
+def _lists_itself(doc: Document, url: str | None, records: list[Record], p: Params) -> bool:
+    """Whether the records link back into this page (its comments, a table
+    of contents) or to pages of its own URL shape (the items it is one of),
+    at least ``Params.list_sibling_share`` of the linked ones and two."""
+    own = url or page_url(doc)
+    if not own:
+        return False
+    page, shape = own.split("#")[0], url_shape(own)
+    links = [r.url for r in records if r.url]
+    alike = sum(
+        1
+        for link in links
+        if link.split("#")[0] == page or (shape is not None and url_shape(link) == shape)
+    )
+    return alike >= 2 and alike >= p.list_sibling_share * len(links)
+
+
 def _long_lines(text: str) -> int:
     return sum(1 for line in text.split("\n") if nonspace_len(line) >= LONG_LINE_CHARS)
 
@@ -429,6 +476,49 @@ def extract(
     return result
 
 
+def _list_route(
+    doc: Document,
+    url: str | None,
+    results: dict[str, Result],
+    consensus: Consensus,
+    cls: Classification,
+    article_text: str,
+    agreement: float,
+    p: Params,
+) -> Result | None:
+    """The list result of a page the DOM model calls a list, or None when
+    the article consensus holds after all, or the page is an item of the
+    list it shows."""
+    listed = _run("list", doc, url, None)
+    if listed is not None and listed.records and _lists_itself(doc, url, listed.records, p):
+        return None
+    main = results[consensus[0]].node if consensus[0] else None
+    if listed is not None and listed.records:
+        # Methods that disagree mean no single body, unless their
+        # consensus is several long paragraphs: an article with link
+        # lists around it, which the DOM model alone calls a list.
+        no_body = (
+            agreement < p.list_max_agreement and _long_lines(article_text) < p.list_max_long_lines
+        )
+        teaser = _is_teaser(main, url, p)
+        if (
+            no_body
+            or (teaser and _short_hub(listed, article_text, cls, p))
+            or (
+                _list_is_main(doc, listed, main, p)
+                and _paragraphs_beside(article_text, [r.text for r in listed.records])
+                < p.list_max_long_lines
+                and not _body_in_unlinked_record(article_text, listed.records, p)
+            )
+        ):
+            return _list_result(listed, cls)
+    if cls.length_class is LengthClass.SHORT and (entries := _teaser_entries(main, url, p)):
+        records = [to_record(doc, el, url) for el in entries]
+        text = "\n".join(r.text for r in records)
+        return _list_result(Result(text=text, records=records, node=main), cls)
+    return None
+
+
 def _route(
     doc: Document,
     url: str | None,
@@ -439,32 +529,10 @@ def _route(
 ) -> Result:
     chosen, agreement = _choose_article(results, consensus, cls, p)
     article_text = results[chosen].text if chosen else ""
-    if cls.page_type is PageType.LIST:
-        listed = _run("list", doc, url, None)
-        main = results[consensus[0]].node if consensus[0] else None
-        if listed is not None and listed.records:
-            # Methods that disagree mean no single body, unless their
-            # consensus is several long paragraphs: an article with link
-            # lists around it, which the DOM model alone calls a list.
-            no_body = (
-                agreement < p.list_max_agreement
-                and _long_lines(article_text) < p.list_max_long_lines
-            )
-            teaser = _is_teaser(main, url, p)
-            if (
-                no_body
-                or (teaser and _short_hub(listed, article_text, cls, p))
-                or (
-                    _list_is_main(doc, listed, main, p)
-                    and _paragraphs_beside(article_text, [r.text for r in listed.records])
-                    < p.list_max_long_lines
-                )
-            ):
-                return _list_result(listed, cls)
-        if cls.length_class is LengthClass.SHORT and (entries := _teaser_entries(main, url, p)):
-            records = [to_record(doc, el, url) for el in entries]
-            text = "\n".join(r.text for r in records)
-            return _list_result(Result(text=text, records=records, node=main), cls)
+    if cls.page_type is PageType.LIST and (
+        listed := _list_route(doc, url, results, consensus, cls, article_text, agreement, p)
+    ):
+        return listed
     if cls.page_type is PageType.OTHER or chosen is None:
         return Result(
             text=article_text,

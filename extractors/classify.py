@@ -23,7 +23,7 @@ import re
 from collections import defaultdict
 from dataclasses import dataclass
 from pathlib import Path
-from urllib.parse import urlsplit
+from urllib.parse import parse_qsl, urlsplit
 
 from lxml import etree
 
@@ -33,7 +33,15 @@ from .listing import find_records
 from .result import LengthClass, PageType
 from .scedd import classify_length
 
-__all__ = ["Classification", "Params", "classify", "features", "list_probability"]
+__all__ = [
+    "Classification",
+    "Params",
+    "classify",
+    "features",
+    "list_probability",
+    "page_url",
+    "url_shape",
+]
 
 # The record group the model's features describe: the weights were fitted on
 # find_records with these list parameters (the list extractor's defaults
@@ -192,7 +200,7 @@ def _leaf_paragraphs(doc: Document, p: Params) -> tuple[int, int, int]:
     return total, count, longest
 
 
-def _page_url(doc: Document) -> str | None:
+def page_url(doc: Document) -> str | None:
     """The page's own URL: the one it was fetched from, else its canonical."""
     if doc.url:
         return doc.url
@@ -208,6 +216,38 @@ def _last_segment(url: str) -> str:
     except ValueError:
         return ""
     return path.rstrip("/").rsplit("/", 1)[-1] if path else ""
+
+
+# A list's own page: its index, or a numbered page of it (list_2.html).
+_LIST_LEAF = re.compile(r"(?:index|default|list)(?:[_-]\d+)?(?:\.[a-z]{1,5})?", re.I)
+
+
+def url_shape(url: str) -> tuple[str, tuple[str, ...], tuple[str, ...]] | None:
+    """Host, path segments (``*`` for one naming an item: with digits, or a
+    slug) and, when the path names no item, query keys. The pages of one
+    kind on a site share a shape: an article's URL has its siblings' shape,
+    a section's index has another. None for an index page, a one-level
+    path without a query (``/native-4k-projectors``: a category or a
+    product) or no URL."""
+    try:
+        parts = urlsplit(url.strip())
+        host = (parts.hostname or "").removeprefix("www.")
+    except ValueError:
+        return None
+    if not host:
+        return None
+    segments = []
+    for seg in parts.path.split("/"):
+        if not seg:
+            continue
+        if _LIST_LEAF.fullmatch(seg):
+            return None
+        item = any(c.isdigit() for c in seg) or _SLUG.fullmatch(seg)
+        segments.append("*" if item else seg.lower())
+    keys = () if "*" in segments else tuple(sorted({k for k, _ in parse_qsl(parts.query)}))
+    if len(segments) < 2 and not keys:
+        return None  # one level: a section and an item look alike there
+    return host, tuple(segments), keys
 
 
 def _is_item_url(url: str) -> bool:
@@ -324,7 +364,7 @@ def features(doc: Document, main_chars: int, p: Params | None = None) -> list[fl
     dates = len(_DATE.findall(" ".join(text_pieces(doc.body))))
     group_text, group = _repeated_group(doc)
     group_n = len(group)
-    url = _page_url(doc)
+    url = page_url(doc)
     url_item = bool(url and _is_item_url(url))
     url_section = bool(url and not url_item)
     return [

@@ -313,6 +313,77 @@ def test_the_last_page_of_a_list_gives_its_few_entries() -> None:
     assert extract(_last_page(1, link=False), url=url).page_type is PageType.ARTICLE
 
 
+def _story_beside_its_siblings() -> str:
+    """A short story with a long "most read" list of other stories beside it."""
+    popular = "".join(
+        f'<li class="item"><a href="/news/2024/05/{1000 + i}.html">{ITEMS[i]}</a>'
+        f"<span>2024-05-{i + 1:02d}</span></li>"
+        for i in range(20)
+    )
+    return f"""<html><head><title>Park budget - The Ledger</title></head><body>
+<ul class="menu">{NAV}</ul><div class="story"><h1>Park budget</h1><p>{PARAS[0][:60]}</p></div>
+<div class="side"><h3>Most read</h3><ul class="articles">{popular}</ul></div></body></html>"""
+
+
+def test_a_page_whose_records_are_its_siblings_is_an_article() -> None:
+    """The DOM model calls the page a list (its records outweigh its story),
+    but its URL has the shape of the records' links: it is one of them."""
+    page = _story_beside_its_siblings()
+    item = extract(page, url="https://example.com/news/2024/05/999.html")
+    assert item.page_type is PageType.ARTICLE
+    assert item.text.startswith(PARAS[0][:40])
+    # Without the rule, or at a section's URL, the same page is a list.
+    off = extract(page, url="https://example.com/news/2024/05/999.html", list_sibling_share=2)
+    assert off.page_type is PageType.LIST
+    assert extract(page, url="https://example.com/news/").page_type is PageType.LIST
+
+
+def test_records_linking_back_into_the_page_are_its_own_parts() -> None:
+    """Comments (or a table of contents) link to anchors of the page itself."""
+    from extractors.auto import _lists_itself
+    from extractors.result import Record
+
+    url = "https://example.com/blog/"
+    doc = as_document(LISTING, url)
+    comments = [Record(text=ITEMS[i], url=f"{url}#comment-{i}") for i in range(5)]
+    assert _lists_itself(doc, url, comments, Params())
+    others = [Record(text=ITEMS[i], url=f"{url}post-{i}-of-the-week/") for i in range(5)]
+    assert not _lists_itself(doc, url, others, Params())
+    assert not _lists_itself(doc, url, comments[:1] + others, Params())
+
+
+def test_url_shape_names_items_and_indexes() -> None:
+    from extractors.classify import url_shape
+
+    item = url_shape("https://www.example.com/news/2024/05/999.html")
+    assert item == ("example.com", ("news", "*", "*", "*"), ())
+    assert url_shape("https://example.com/news/2024/05/1000.html") == item
+    assert url_shape("https://example.com/news/how-the-park-budget-passed/") != item
+    assert url_shape("https://example.com/news/") is None  # one level: section or item
+    assert url_shape("https://example.com/news/world/") == ("example.com", ("news", "world"), ())
+    assert url_shape("https://example.com/news/list_2.html") is None  # an index page
+    # The query names the item only when the path does not.
+    assert url_shape("https://example.com/a/1.html?utm_source=x") == ("example.com", ("a", "*"), ())
+    assert url_shape("https://example.com/show.php?id=3")[2] == ("id",)
+    assert url_shape("not a url") is None
+
+
+def test_a_table_row_holding_the_story_without_a_link_is_no_record() -> None:
+    """A table-laid-out page: its rows make a record group, one row holds the
+    whole story and links nowhere; the page is the story, not a list."""
+    from extractors.auto import _body_in_unlinked_record
+    from extractors.result import Record
+
+    story = "\n".join(PARAS[:2])
+    rows = [Record(text=ITEMS[i], url=f"https://example.com/{i}.html") for i in range(8)]
+    assert not _body_in_unlinked_record(story, rows, Params())
+    with_story = [Record(text="Posted 2024-05-03"), Record(text=" ".join(PARAS[:2])), *rows]
+    assert _body_in_unlinked_record(story, with_story, Params())
+    # A linked record holding it is an entry (a teaser) and counts for the list.
+    linked = [Record(text=" ".join(PARAS[:2]), url="https://example.com/s.html"), *rows]
+    assert not _body_in_unlinked_record(story, linked, Params())
+
+
 def test_medoid_picks_the_output_others_agree_with() -> None:
     good = "\n".join(PARAS)
     results = {

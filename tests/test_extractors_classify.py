@@ -71,7 +71,7 @@ def test_shipped_weights_match_the_features() -> None:
 
 
 def test_url_shape_item_versus_section() -> None:
-    from extractors.classify import _is_item_url, _page_url
+    from extractors.classify import _is_item_url, page_url
 
     assert _is_item_url("https://example.org/2024/05/river-levels-fall-again-this-week")
     assert _is_item_url("/news/content_20240503123.htm")
@@ -79,10 +79,10 @@ def test_url_shape_item_versus_section() -> None:
     assert not _is_item_url("https://example.org/news/")
     assert not _is_item_url("https://example.org/sport")
     canonical = '<html><head><link rel="canonical" href="https://example.org/news/"></head>'
-    assert _page_url(as_document(canonical + "<body><p>x</p></body></html>")) == (
+    assert page_url(as_document(canonical + "<body><p>x</p></body></html>")) == (
         "https://example.org/news/"
     )
-    assert _page_url(as_document(canonical, "https://example.org/a")) == "https://example.org/a"
+    assert page_url(as_document(canonical, "https://example.org/a")) == "https://example.org/a"
 
 
 def test_pagination_is_seen() -> None:
