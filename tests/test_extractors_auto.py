@@ -262,6 +262,31 @@ def _front_page(lead_headline: str) -> str:
 </body></html>"""
 
 
+def _shop_category(cards: int) -> str:
+    """A category page: a short intro paragraph above a grid of product cards."""
+    grid = "".join(
+        f'<div class="card"><a href="/shop/item-{i}.html">Blue ceramic mug number {i}</a>'
+        f"<span>${10 + i}.00</span></div>"
+        for i in range(cards)
+    )
+    return f"""<html><head><title>Mugs - The Shop</title></head><body><ul class="menu">{NAV}</ul>
+<main><h1>Mugs</h1><div class="intro"><p>{PARAS[0][:100]}</p></div>
+<div class="grid">{grid}</div></main></body></html>"""
+
+
+def test_a_list_the_dom_model_is_sure_of_needs_no_disagreement() -> None:
+    """The article methods agree on the intro paragraph; the DOM model is
+    97% sure of a list, and the page has no long paragraphs: a list."""
+    url = "https://example.com/shop/mugs/"
+    sure = extract(_shop_category(24), url=url)
+    assert sure.page_type is PageType.LIST and len(sure.records) == 24
+    assert extract(_shop_category(24), url=url, list_sure_probability=2).page_type is (
+        PageType.ARTICLE
+    )
+    # Fewer cards, a less sure model: the agreed intro wins as before.
+    assert extract(_shop_category(8), url=url).page_type is PageType.ARTICLE
+
+
 def test_a_front_page_with_a_lead_story_teaser_is_a_list() -> None:
     """Every article method agrees on the lead story's one paragraph; its
     headline links to the story, so it is a teaser and the page a list."""
