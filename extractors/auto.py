@@ -112,6 +112,14 @@ class Params:
     # this multiple of its text: a front page whose article methods all agree
     # on the lead story's paragraph among many headlines.
     short_list_records_share: float = 1.0
+    # ...or when the consensus is a line or two (under this many non-space
+    # characters: a section's description) and the linked entries hold at
+    # least this multiple of its text. Not tuned (the first values tried);
+    # all 3,189 pages: 3 wcxb-dev list pages changed, all better; a short
+    # daniel-zh story in an unlinked table row stays an article (the boxed
+    # guard below). 0 turns it off.
+    list_tiny_body_chars: int = 200
+    list_tiny_body_ratio: float = 3.0
     # A "record" without a link of its own that holds this share of the
     # article consensus (by its lines) is the article's box, not an entry:
     # a table laid out page whose rows make a record group, one row holding
@@ -354,6 +362,18 @@ def _short_hub(listed: Result, article_text: str, cls: Classification, p: Params
     )
 
 
+def _tiny_body(listed: Result, article_text: str, p: Params) -> bool:
+    """Whether the article consensus is a line or two (a section's
+    description, a heading) beside linked entries holding many times its
+    text: nothing on the page is an article."""
+    body = nonspace_len(article_text)
+    return (
+        body < p.list_tiny_body_chars
+        and _linked_share(listed) >= p.list_linked_share
+        and nonspace_len(listed.text) >= p.list_tiny_body_ratio * body
+    )
+
+
 def _paragraphs_beside(article_text: str, records: list[str]) -> int:
     """Long lines of the article consensus that no entry holds: an article
     with its comments or a link list below it has several, a list page none.
@@ -507,14 +527,17 @@ def _list_route(
             agreement < p.list_max_agreement or cls.list_probability >= p.list_sure_probability
         ) and _long_lines(article_text) < p.list_max_long_lines
         teaser = _is_teaser(main, url, p)
+        # The consensus inside a record without a link is the article's box.
+        boxed = _body_in_unlinked_record(article_text, listed.records, p)
         if (
             no_body
             or (teaser and _short_hub(listed, article_text, cls, p))
+            or (not boxed and _tiny_body(listed, article_text, p))
             or (
-                _list_is_main(doc, listed, main, p)
+                not boxed
+                and _list_is_main(doc, listed, main, p)
                 and _paragraphs_beside(article_text, [r.text for r in listed.records])
                 < p.list_max_long_lines
-                and not _body_in_unlinked_record(article_text, listed.records, p)
             )
         ):
             return _list_result(listed, cls)

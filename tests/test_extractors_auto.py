@@ -283,8 +283,29 @@ def test_a_list_the_dom_model_is_sure_of_needs_no_disagreement() -> None:
     assert extract(_shop_category(24), url=url, list_sure_probability=2).page_type is (
         PageType.ARTICLE
     )
-    # Fewer cards, a less sure model: the agreed intro wins as before.
-    assert extract(_shop_category(8), url=url).page_type is PageType.ARTICLE
+    # Fewer cards, a less sure model: the agreed intro wins, unless the
+    # entries outweigh it (list_tiny_body_chars).
+    few = _shop_category(8)
+    assert extract(few, url=url, list_tiny_body_chars=0).page_type is PageType.ARTICLE
+    assert extract(few, url=url).page_type is PageType.LIST
+
+
+def test_a_section_whose_methods_agree_on_its_one_line_description_is_a_list() -> None:
+    """Every article method takes the section's one-line description; six
+    linked headlines hold many times its text: the page lists them."""
+    stories = "".join(
+        f'<li class="story"><h3><a href="/story/{i}-headline-of-the-day/">{ITEMS[i]}</a></h3></li>'
+        for i in range(6)
+    )
+    page = f"""<html><head><title>Vehicle rental - The Ledger</title></head><body>
+<ul class="menu">{NAV}</ul><div class="head"><h1>Vehicle rental</h1><div class="desc">
+<p>Stay up to date with our vehicle rental coverage.</p></div></div>
+<ul class="stories">{stories}</ul></body></html>"""
+    url = "https://example.com/topics/vehicle-rental/"
+    result = extract(page, url=url)
+    assert result.page_type is PageType.LIST and len(result.records) == 6
+    off = extract(page, url=url, list_tiny_body_chars=0)
+    assert off.page_type is PageType.ARTICLE and off.text.startswith("Stay up to date")
 
 
 def test_a_front_page_with_a_lead_story_teaser_is_a_list() -> None:
