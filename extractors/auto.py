@@ -516,10 +516,10 @@ def _list_route(
     the article consensus holds after all, or the page is an item of the
     list it shows."""
     listed = _run("list", doc, url, None)
-    if listed is not None and listed.records and _lists_itself(doc, url, listed.records, p):
-        return None
     main = results[consensus[0]].node if consensus[0] else None
     if listed is not None and listed.records:
+        if _lists_itself(doc, url, listed.records, p):
+            return None
         # Methods that disagree mean no single body, unless their
         # consensus is several long paragraphs: an article with link
         # lists around it, which the DOM model alone calls a list.
