@@ -17,6 +17,7 @@ Tables go to stdout and ``benchmarks/results/extraction.{md,json}``.
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
 import logging
 import multiprocessing
@@ -33,7 +34,7 @@ from pathlib import Path
 from typing import Any
 
 from benchmarks import datasets, metrics
-from benchmarks.peers import PEERS, SPEED_ONLY
+from benchmarks.peers import PEER_MODULES, PEERS, SPEED_ONLY
 from extractors.encoding import decode_html
 
 RESULTS = Path(__file__).resolve().parent / "results"
@@ -42,6 +43,7 @@ DEFAULT_LIMIT = 100  # pages per set: ~630 pages, a few minutes on 2 cores
 DEFAULT_TIMEOUT = 20.0  # seconds per page and method
 SNIPPET_ONLY = frozenset({"trafilatura-eval"})  # truth is snippets, not the whole text
 SPEED_FLOOR = "lxml-parse"
+BENCH_EXTRA = "pip install -e '.[bench]', or make bench-extraction"
 
 MethodFn = Callable[[str, str | None, str | None], str]
 _XML_DECL = re.compile(r"^\s*<\?xml[^>]*\?>")
@@ -84,7 +86,7 @@ def _sitesift(name: str, fn: Callable[..., Any]) -> MethodFn:
 
 def resolve_methods(names: Sequence[str] | None = None) -> tuple[list[Method], list[str]]:
     """The methods to run (all sitesift methods and peers by default) and notes
-    on those skipped because their module is not there (yet)."""
+    on those skipped because their module is not there (a peer not installed)."""
     from extractors import METHODS
 
     wanted = list(names) if names else [*METHODS.keys(), *PEERS]
@@ -92,6 +94,11 @@ def resolve_methods(names: Sequence[str] | None = None) -> tuple[list[Method], l
     notes: list[str] = []
     for name in wanted:
         if name in PEERS:
+            module = PEER_MODULES.get(name)
+            if module and importlib.util.find_spec(module) is None:
+                # Scoring a missing peer would print a row of zeros.
+                notes.append(f"skipped peer {name!r}: {module} is not installed ({BENCH_EXTRA})")
+                continue
             methods.append(Method(name, "peer", PEERS[name]))
         elif name in METHODS:
             try:
@@ -494,6 +501,8 @@ class _Progress:
 def run(args: argparse.Namespace) -> dict[str, Any]:
     sets = _split(args.sets) or list(DEFAULT_SETS)
     methods, notes = resolve_methods(_split(args.methods))
+    for note in notes:
+        print(f"note: {note}", file=sys.stderr)
     limit = args.limit or None
     total = sum(min(datasets.count(s), limit or 10**9) for s in sets)
     pages = (p for s in sets for p in datasets.load(s, limit))

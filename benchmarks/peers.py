@@ -140,5 +140,15 @@ PEERS: dict[str, PeerFn] = {
     "gne": gne_text,
 }
 
+# The module each peer needs: they come with the benchmark-only extra
+# (``pip install -e '.[bench]'``), never with sitesift itself.
+PEER_MODULES: dict[str, str] = {
+    "trafilatura": "trafilatura",
+    "readability-lxml": "readability",
+    "justext-pypi": "justext",
+    "boilerpy3": "boilerpy3",
+    "gne": "gne",
+}
+
 # Peers whose output is not text to be scored.
 SPEED_ONLY: frozenset[str] = frozenset({"lxml-parse"})

@@ -18,7 +18,7 @@ from benchmarks.extraction import (
     run_page,
     summarize,
 )
-from benchmarks.peers import PEERS
+from benchmarks.peers import PEER_MODULES, PEERS
 
 
 def _page(set_name: str = "daniel-en", kind: str | None = None, **truth) -> datasets.Page:
@@ -97,11 +97,20 @@ def test_aggregate_relative_speed_and_summary() -> None:
     assert summary["mean"] == 1.0
 
 
-def test_resolve_methods_adds_speed_floor_and_rejects_unknown() -> None:
-    methods, _ = resolve_methods(["trafilatura"])
-    assert [m.name for m in methods] == [SPEED_FLOOR, "trafilatura"]
+def test_resolve_methods_adds_speed_floor_and_rejects_unknown(monkeypatch) -> None:
+    monkeypatch.setitem(PEER_MODULES, "trafilatura", "json")  # as if installed
+    methods, notes = resolve_methods(["trafilatura"])
+    assert [m.name for m in methods] == [SPEED_FLOOR, "trafilatura"] and notes == []
     with pytest.raises(SystemExit):
         resolve_methods(["no-such-method"])
+
+
+def test_a_peer_not_installed_is_skipped_with_a_note(monkeypatch) -> None:
+    """Without the bench extra a peer would score a row of zeros."""
+    monkeypatch.setitem(PEER_MODULES, "trafilatura", "no_such_module_for_sitesift")
+    methods, notes = resolve_methods(["trafilatura", "cetd"])
+    assert [m.name for m in methods] == [SPEED_FLOOR, "cetd"]
+    assert "trafilatura" in notes[0] and "not installed" in notes[0]
 
 
 @pytest.mark.skipif(datasets.datasets_dir() is None, reason="shared datasets folder not found")
