@@ -329,6 +329,20 @@ def _pagination(doc: Document) -> bool:
     return len(numbers & {1, 2, 3, 4, 5}) >= 3
 
 
+def _count_dates(root: etree._Element, chunk_chars: int = 65536) -> int:
+    """Dates in ``root``'s text, matched ``chunk_chars`` at a time: one regex
+    call over a multi-megabyte page would hold the GIL, and with it the
+    crawl's event loop, for a second. Smaller pages are matched whole."""
+    count, chunk, size = 0, [], 0
+    for piece in text_pieces(root):
+        chunk.append(piece)
+        size += len(piece) + 1
+        if size >= chunk_chars:
+            count += len(_DATE.findall(" ".join(chunk)))
+            chunk, size = [], 0
+    return count + len(_DATE.findall(" ".join(chunk)))
+
+
 def features(doc: Document, main_chars: int, p: Params | None = None) -> list[float]:
     """The model's inputs; ``main_chars`` is the length of a density
     extractor's main text (CETD's), which the caller usually has already."""
@@ -361,7 +375,7 @@ def features(doc: Document, main_chars: int, p: Params | None = None) -> list[fl
                     item_hrefs.add(href)
     p_text, long_paras = _paragraphs(doc)
     n_headings, linked_headings = _headings(doc)
-    dates = len(_DATE.findall(" ".join(text_pieces(doc.body))))
+    dates = _count_dates(doc.body)
     group_text, group = _repeated_group(doc)
     group_n = len(group)
     url = page_url(doc)

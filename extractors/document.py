@@ -523,10 +523,15 @@ def absolute_url(href: str, base: str | None) -> str | None:
     return _URL_UNSAFE.sub(lambda m: "".join(f"%{b:02X}" for b in m.group().encode()), url)
 
 
-# An element's text pieces as ``itertext()`` yields them (its own tail left
-# out), listed by lxml in C: faster than itertext's Python iterator. Compiled
-# once; lxml locks an XPath object while it evaluates, so threads may share it.
-text_pieces = etree.XPath("descendant::text()", smart_strings=False)
+def text_pieces(el: etree._Element) -> list[str]:
+    """An element's text pieces, its own tail left out.
+
+    Not a compiled XPath (``descendant::text()``), which is no faster: lxml
+    locks an XPath object around each call, dropping and retaking the GIL,
+    and a worker thread doing that thousands of times a second starves the
+    crawl's event loop of the GIL (CPython counts each retake as a switch).
+    """
+    return list(el.itertext())
 
 
 def text_content(el: etree._Element) -> str:

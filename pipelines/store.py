@@ -1,7 +1,10 @@
 """Store every fetch outcome, article, list record and screenshot.
 
 Runs last. Items are buffered and written in batches, each batch in one
-transaction, so a killed process never leaves half an article behind. A
+transaction, so a killed process never leaves half an article behind. In a
+crawl the batches are written by a thread of their own, in order: a write
+(seconds for a multi-megabyte page, or a database retried with backoff) never
+stalls the event loop; stats and signals still happen in the reactor thread. A
 failed fetch never overwrites the content of an earlier good fetch of the
 same URL. An article gets a new version only when its cleaned text changes
 (earlier versions go to ``article_versions``). When the database goes away,
@@ -15,7 +18,12 @@ from __future__ import annotations
 
 import logging
 import os
+import sys
+import threading
 import time
+from collections import deque
+from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor, wait
 from dataclasses import asdict, dataclass, fields
 from typing import Any
 
@@ -78,6 +86,9 @@ def item_record(item: PageItem) -> dict[str, Any]:
     return record
 
 
+# Batches queued for the writer thread before the crawl waits for it.
+MAX_QUEUED_BATCHES = 2
+
 # A picture used this recently may belong to a page not yet committed (in a
 # batch, the spool, another worker): kept; `sitesift prune-screenshots` sweeps later.
 SCREENSHOT_GRACE = 600.0
@@ -97,6 +108,11 @@ class StorePipeline:
         # full spool folder): kept here, the crawl stops, closing tries again.
         self.held: list[dict[str, Any]] = []
         self._timer: LoopingCall | None = None
+        # In a crawl: the writer thread, its queued batches, and what it left
+        # for the reactor thread to do (stats, signals).
+        self._writer: ThreadPoolExecutor | None = None
+        self._writes: list[Future[None]] = []
+        self._effects: deque[Callable[[], Any]] = deque()
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> StorePipeline:
@@ -104,7 +120,7 @@ class StorePipeline:
         crawler.signals.connect(pipe.spider_closed, signal=signals.spider_closed)
         # Nothing waits in the buffer while the crawl idles (or a worker of a
         # distributed crawl decides whether the frontier is empty).
-        crawler.signals.connect(pipe.flush, signal=signals.spider_idle)
+        crawler.signals.connect(pipe.idle, signal=signals.spider_idle)
         return pipe
 
     # kept for callers that set these directly (tests)
@@ -165,6 +181,8 @@ class StorePipeline:
         if problem:
             logger.warning("%s: if the database fails, the crawl stops", problem)
         self.replay_spool()
+        if _reactor_running():
+            self._writer = ThreadPoolExecutor(1, thread_name_prefix="sitesift-store")
         if self.config.flush_seconds > 0:
             self._timer = LoopingCall(self._flush_if_due)
             self._timer.start(self.config.flush_seconds, now=False)
@@ -173,7 +191,10 @@ class StorePipeline:
         spider = spider or getattr(self.crawler, "spider", None)
         if self._timer is not None and self._timer.running:
             self._timer.stop()
-        self.flush()
+        self.idle()
+        if self._writer is not None:
+            self._writer.shutdown()
+            self._writer = None
         if self.engine is None:
             return
         if self.spool.files() or self.held:
@@ -283,12 +304,57 @@ class StorePipeline:
             self.flush()
 
     def flush(self) -> None:
-        """Write the buffered items in one transaction; spool them if the
-        database stays away through every retry."""
+        """Write the buffered items in one transaction (in the writer
+        thread during a crawl); spool them if the database stays away
+        through every retry."""
         self.last_flush = time.monotonic()
         if not self.buffer or self.engine is None:
             return
         records, self.buffer = self.buffer, []
+        if self._writer is None:
+            self._write_or_spool(records)
+            return
+        future = self._writer.submit(self._write_or_spool, records)
+        future.add_done_callback(self._written)
+        self._writes = [f for f in self._writes if not f.done()] + [future]
+        if len(self._writes) > MAX_QUEUED_BATCHES:  # a slow database slows the crawl
+            wait(self._writes[:-MAX_QUEUED_BATCHES])
+
+    def idle(self, spider: Spider | None = None) -> None:
+        """Flush and wait until every batch is written: nothing is left in
+        flight when the crawl idles (a distributed worker then releases its
+        claims) or closes. Blocking is harmless here, the crawl has nothing
+        else to do."""
+        self.flush()
+        wait(self._writes)  # the writer logs its own errors (_written)
+        self._apply_effects()
+
+    def _written(self, future: Future[None]) -> None:
+        """In the writer thread, once a batch is done: its effects go to the
+        reactor thread; an unexpected error is logged, never lost silently."""
+        exc = future.exception()
+        if exc is not None:
+            logger.error("storing a batch failed", exc_info=exc)
+        from twisted.internet import reactor
+
+        reactor.callFromThread(self._apply_effects)
+
+    def _effect(self, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> None:  # noqa: ANN401
+        """``fn(*args, **kwargs)`` now in the reactor thread, or queued for it
+        from the writer thread: Scrapy's stats and signals are not thread-safe."""
+        if threading.current_thread() is threading.main_thread():
+            fn(*args, **kwargs)
+        else:
+            self._effects.append(lambda: fn(*args, **kwargs))
+
+    def _apply_effects(self) -> None:
+        while self._effects:
+            self._effects.popleft()()
+
+    def _inc(self, key: str, value: int = 1) -> None:
+        self._effect(self.crawler.stats.inc_value, key, value)
+
+    def _write_or_spool(self, records: list[dict[str, Any]]) -> None:
         if self.spool.files() and not self._try(self.replay_spool):
             self._to_spool(records)
             return
@@ -310,13 +376,14 @@ class StorePipeline:
         if released:  # committed: no page refers to these pictures any more
             store = ScreenshotStore(self.crawler.settings.get("SITESIFT_SCREENSHOT_DIR"))
             gone = sum(store.delete(sha, min_age=SCREENSHOT_GRACE) for sha in released)
-            self.crawler.stats.inc_value("sitesift/screenshots/deleted", gone)
+            self._inc("sitesift/screenshots/deleted", gone)
         for key, value in counts.items():
-            self.crawler.stats.inc_value(f"sitesift/articles/{key}", value)
+            self._inc(f"sitesift/articles/{key}", value)
         self._stored(records)
 
     def _stored(self, records: list[dict[str, Any]]) -> None:
-        self.crawler.signals.send_catch_log(pages_stored, urls=[r["url"] for r in records])
+        urls = [r["url"] for r in records]
+        self._effect(self.crawler.signals.send_catch_log, pages_stored, urls=urls)
 
     def _to_spool(self, records: list[dict[str, Any]]) -> None:
         try:
@@ -324,7 +391,7 @@ class StorePipeline:
         except OSError as exc:
             self._hold(records, exc)
             return
-        self.crawler.stats.inc_value("sitesift/spool/spooled", len(records))
+        self._inc("sitesift/spool/spooled", len(records))
         self._stored(records)
         logger.warning("spooled %d item(s) to %s", len(records), path)
 
@@ -333,11 +400,14 @@ class StorePipeline:
         which could only pile up more items it cannot keep."""
         first = not self.held
         self.held.extend(records)
-        self.crawler.stats.inc_value("sitesift/spool/failed", len(records))
+        self._inc("sitesift/spool/failed", len(records))
         if not first:
             return
         logger.error("cannot spool to %s (%s) while the database is unavailable: "
                      "stopping the crawl", self.config.spool_dir, exc.strerror or exc)  # fmt: skip
+        self._effect(self._stop_crawl)
+
+    def _stop_crawl(self) -> None:
         engine = getattr(self.crawler, "engine", None)
         if engine is not None and engine.spider is not None:
             deferred_from_coro(engine.close_spider_async(reason="store_failed"))
@@ -347,7 +417,7 @@ class StorePipeline:
         for path, records in self.spool.batches():
             self._write(records)
             self.spool.done(path)
-            self.crawler.stats.inc_value("sitesift/spool/replayed", len(records))
+            self._inc("sitesift/spool/replayed", len(records))
             logger.info("replayed %d spooled item(s) from %s", len(records), path.name)
         return True
 
@@ -367,7 +437,7 @@ class StorePipeline:
             except DBAPIError as exc:
                 if attempt == self.config.retries:
                     raise
-                self.crawler.stats.inc_value("sitesift/store/retries")
+                self._inc("sitesift/store/retries")
                 logger.warning("database error (%s); retrying in %.1fs", error_line(exc), delay)
                 time.sleep(delay)
                 delay *= 2
@@ -377,6 +447,13 @@ def _replace(config: StoreConfig, **changes: Any) -> StoreConfig:  # noqa: ANN40
     values = asdict(config) | changes
     values["revisit"] = config.revisit
     return StoreConfig(**values)
+
+
+def _reactor_running() -> bool:
+    """Whether a crawl's reactor runs (never imports one: that would install
+    the default reactor in a process that has not chosen one yet)."""
+    reactor = sys.modules.get("twisted.internet.reactor")
+    return bool(getattr(reactor, "running", False))
 
 
 def _pid() -> int:

@@ -1,7 +1,7 @@
-"""Classification and extraction run off the event loop: a page that takes
-seconds to extract does not stall the crawl (the stat
-``sitesift/reactor/max_lag_ms`` says how long the loop was held). Timing
-is compared with the same page's cost measured here, never with a constant."""
+"""Classification, extraction and the store's writes run off the event loop:
+a page that takes seconds to extract does not stall the crawl (the stat
+``sitesift/reactor/max_lag_ms`` says how long the loop was held). Timing is
+compared with the same page's cost measured here, never with a constant."""
 
 from __future__ import annotations
 
@@ -63,8 +63,8 @@ def test_a_page_slow_to_extract_does_not_stall_the_crawl(tmp_path: Path) -> None
     counts = json.loads(counts) if isinstance(counts, str) else counts
     assert sum(1 for o in stored.values() if o == "ok") == SMALL + 2  # nothing lost
     lag = counts["sitesift/reactor/max_lag_ms"] / 1000
-    # Inline there remains the parse (the spider needs the links); extraction
-    # inline held the loop >= seconds.
+    # Inline there remains the parse (the spider needs the links) and the GIL
+    # shared with the worker threads; extraction inline held the loop >= seconds.
     assert lag < seconds / 3, (
         f"the event loop was held {lag:.2f} s (the page costs {seconds:.2f} s)"
     )
