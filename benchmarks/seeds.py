@@ -35,6 +35,7 @@ The table goes to stdout and ``benchmarks/results/seeds.md``.
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import logging
 import statistics
 import sys
@@ -46,8 +47,8 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 from benchmarks import datasets, metrics
-from benchmarks.extraction import DEFAULT_TIMEOUT, call_with_timeout, page_input
-from benchmarks.peers import PEERS
+from benchmarks.extraction import BENCH_EXTRA, DEFAULT_TIMEOUT, call_with_timeout, page_input
+from benchmarks.peers import PEER_MODULES, PEERS
 from benchmarks.publish import RESULTS, publish
 from extractors import METHODS
 from extractors.result import LengthClass
@@ -199,6 +200,24 @@ class Outcome:
     meets: bool | None  # None: nothing to compare with
 
 
+# The libraries two seed rows compare with (benchmark extra).
+COMPARED_PEERS = ("justext-pypi", "boilerpy3")
+
+
+def _installed(peer: str) -> bool:
+    return importlib.util.find_spec(PEER_MODULES[peer]) is not None
+
+
+def _peer_mean(run: Runner, peer: str, pages: Pages) -> float | None:
+    """A peer's mean LCS F1 on ``pages``; None when the peer is not installed
+    (scoring it would compare with zeros)."""
+    return _mean([f for _, _, f in run.lcs(peer, pages)]) if _installed(peer) else None
+
+
+def _fmt(score: float | None) -> str:
+    return "not installed" if score is None else f"{score:.3f}"
+
+
 def _pct(x: float) -> str:
     return f"{100 * x:.1f}%"
 
@@ -208,7 +227,7 @@ def measure(pool: Pool, run: Runner) -> list[Outcome]:
     zh, en = pool.chinese_news(), pool.english_news()
 
     ours = _mean([f for _, _, f in run.lcs("justext", zh)])
-    orig = _mean([f for _, _, f in run.lcs("justext-pypi", zh)])
+    orig = _peer_mean(run, "justext-pypi", zh)
     out.append(
         Outcome(
             "jusText, Chinese adaptation",
@@ -216,14 +235,14 @@ def measure(pool: Pool, run: Runner) -> list[Outcome]:
             "Chinese news: daniel-zh, zh-news, magic-html zh articles",
             len(zh),
             "mean LCS char F1",
-            f"no figure; original fails on Chinese (justext-pypi here: {orig:.3f})",
+            f"no figure; original fails on Chinese (justext-pypi here: {_fmt(orig)})",
             f"{ours:.3f}",
-            ours > orig,
+            None if orig is None else ours > orig,
         )
     )
 
     ours = _mean([f for _, _, f in run.lcs("boilerpipe", en)])
-    orig = _mean([f for _, _, f in run.lcs("boilerpy3", en)])
+    orig = _peer_mean(run, "boilerpy3", en)
     out.append(
         Outcome(
             "boilerpipe ArticleExtractor",
@@ -231,9 +250,9 @@ def measure(pool: Pool, run: Runner) -> list[Outcome]:
             "English news: daniel-en",
             len(en),
             "mean LCS char F1",
-            f"no figure; the library itself (boilerpy3 here: {orig:.3f})",
+            f"no figure; the library itself (boilerpy3 here: {_fmt(orig)})",
             f"{ours:.3f}",
-            ours >= orig,
+            None if orig is None else ours >= orig,
         )
     )
 
@@ -370,6 +389,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parse_args(argv)
     for name in ("boilerpy3", "readability", "trafilatura", "gne"):
         logging.getLogger(name).setLevel(logging.ERROR)
+    missing = [peer for peer in COMPARED_PEERS if not _installed(peer)]
+    if missing:
+        print(f"note: {', '.join(missing)} not installed, nothing to compare with in their "
+              f"rows ({BENCH_EXTRA})", file=sys.stderr)  # fmt: skip
     progress = _Progress(args.quiet)
     start = time.perf_counter()
     outcomes = measure(Pool(args.limit or None, progress), Runner(args.timeout, progress))

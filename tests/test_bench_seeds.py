@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from benchmarks import datasets
+from benchmarks import datasets, seeds
 from benchmarks.seeds import awce_pr, main, within_bound
 
 
@@ -32,3 +32,16 @@ def test_runs_on_two_pages_per_set_and_writes_the_table(tmp_path: Path, capsys) 
     rows = [line for line in table.splitlines() if line.startswith("| ") and "---" not in line]
     methods = [row.split(" | ")[1] for row in rows[1:]]
     assert methods == ["justext", "boilerpipe", "cetd", "scedd", "scedd", "awce", "list", "layout"]
+
+
+@pytest.mark.skipif(datasets.datasets_dir() is None, reason="shared datasets folder not found")
+def test_a_peer_not_installed_is_said_not_scored_as_zero(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys
+) -> None:
+    monkeypatch.setitem(seeds.PEER_MODULES, "boilerpy3", "no_such_module_for_sitesift_tests")
+    out = tmp_path / "seeds.md"
+    assert main(["--limit", "1", "--quiet", "--out", str(out)]) == 0
+    assert "boilerpy3 not installed" in capsys.readouterr().err
+    row = next(line for line in out.read_text().splitlines() if "| boilerpipe |" in line)
+    assert "boilerpy3 here: not installed" in row
+    assert row.endswith("| – |")  # no verdict against nothing
