@@ -121,6 +121,12 @@ WHOLE_PAGE_SHARE = 0.9
 # least this many characters, is the page (a script-only shell's rendering
 # for clients without scripts); less is a "please enable JavaScript" notice.
 NOSCRIPT_PAGE_CHARS = 200
+# A link holding at least this much text over several lines (``<br>``, no
+# blocks) is no link but text a site wrapped in one (a story linked to its
+# own page): its tag is dropped, or every density method takes the story for
+# navigation. Link labels and cards are shorter, or made of blocks.
+LINKED_TEXT_CHARS = 300
+LINKED_TEXT_BREAKS = 2
 # A limit on nesting: deeper markup is flattened to keep recursion bounded.
 MAX_DEPTH = 400
 # Pages larger than this are cut before parsing (the main text of any real
@@ -197,8 +203,11 @@ def _clean(root: etree._Element) -> None:
     doomed = []
     hidden = []
     noscripts = []
+    anchors = []
     for el in root.iter():
         tag = el.tag
+        if tag == "a":
+            anchors.append(el)
         if isinstance(tag, str) and tag.lower() == "noscript":
             noscripts.append(el)
         elif (
@@ -231,6 +240,22 @@ def _clean(root: etree._Element) -> None:
             link_spam = links > 0.5 * text and not whole_page
             if text <= REVEALED_SHARE * total or link_spam or blocks < 3:
                 el.drop_tree()
+    for el in anchors:
+        if el.getparent() is not None and _wraps_text(el):
+            el.drop_tag()
+
+
+def _wraps_text(a: etree._Element) -> bool:
+    """Whether a link is text wrapped in one: long, several lines, no blocks."""
+    breaks = 0
+    for el in a.iterdescendants():
+        if el.tag == "br":
+            breaks += 1
+        elif el.tag in BLOCK_TAGS:
+            return False
+    return (
+        breaks >= LINKED_TEXT_BREAKS and nonspace_len(" ".join(a.itertext())) >= LINKED_TEXT_CHARS
+    )
 
 
 def _keep_noscript_page(root: etree._Element, noscripts: list[etree._Element]) -> None:

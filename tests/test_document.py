@@ -5,6 +5,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from extractors import extract
 from extractors.document import as_document, text_lines
 
 PAGE = """<html lang="en"><head><title>A title</title>
@@ -153,3 +154,24 @@ def test_ruby_readings_are_not_text() -> None:
     ruby = "<ruby>漢<rp>(</rp><rt>かん</rt><rp>)</rp>字<rt>じ</rt></ruby>"
     page = f"<html><body><p>{ruby}を書く</p></body></html>"
     assert text_lines(as_document(page).body) == ["漢字を書く"]
+
+
+def test_a_story_wrapped_in_a_link_is_text_and_cards_stay_links() -> None:
+    lines = "<br><br>".join(
+        f"Line {i} of a story that a site wrapped, whole, in a link to its own page."
+        for i in range(6)
+    )
+    card = '<a href="/item"><h3>A card title</h3><p>' + "A card's long snippet. " * 20 + "</p></a>"
+    page = (
+        f'<html><body><nav><a href="/a">Home</a> <a href="/b">News</a></nav>'
+        f'<div class="story"><a href="/story.html">{lines}</a></div>'
+        f'<div class="cards">{card}</div><footer><a href="/c">Contact us</a></footer></body></html>'
+    )  # fmt: skip
+    doc = as_document(page)
+    story = doc.root.xpath("//div[@class='story']")[0]
+    assert story.find("a") is None  # the wrapper is gone, its text stays
+    assert doc.stats[story].text_len > 300 and doc.stats[story].link_text_len == 0
+    assert "/story.html" in doc.hrefs  # and its link is still crawled
+    cards = doc.root.xpath("//div[@class='cards']")[0]
+    assert doc.stats[cards].link_text_len == doc.stats[cards].text_len  # a card is a link
+    assert "Line 5 of a story" in extract(page).text
