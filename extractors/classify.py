@@ -222,16 +222,32 @@ def _last_segment(url: str) -> str:
 _LIST_LEAF = re.compile(r"(?:index|default|list)(?:[_-]\d+)?(?:\.[a-z]{1,5})?", re.I)
 
 
+# Second-level labels that are public suffixes under a country code (co.uk,
+# com.cn, ne.jp): a site's name is one label further left.
+_PUBLIC_SECOND_LEVEL = frozenset({"ac", "co", "com", "edu", "go", "gov", "ne", "net", "or", "org"})
+
+
+def site_of(host: str) -> str:
+    """The registrable domain of a host, approximately (no public-suffix
+    list): a site's portals (``economy.x.com.cn``, ``stock.x.com.cn``) are
+    one site. An IP address is its own site."""
+    labels = host.lower().split(".")
+    if ":" in host or labels[-1].isdigit():
+        return host
+    public_two = len(labels[-1]) == 2 and labels[-2] in _PUBLIC_SECOND_LEVEL
+    return ".".join(labels[-3:] if public_two else labels[-2:])
+
+
 def url_shape(url: str) -> tuple[str, tuple[str, ...], tuple[str, ...]] | None:
-    """Host, path segments (``*`` for one naming an item: with digits, or a
-    slug) and, when the path names no item, query keys. The pages of one
-    kind on a site share a shape: an article's URL has its siblings' shape,
-    a section's index has another. None for an index page, a one-level
-    path without a query (``/native-4k-projectors``: a category or a
-    product) or no URL."""
+    """Site (:func:`site_of`), path segments (``*`` for one naming an item:
+    with digits, or a slug) and, when the path names no item, query keys.
+    The pages of one kind on a site share a shape, across its portals: an
+    article's URL has its siblings' shape, a section's index has another.
+    None for an index page, a one-level path without a query
+    (``/native-4k-projectors``: a category or a product) or no URL."""
     try:
         parts = urlsplit(url.strip())
-        host = (parts.hostname or "").removeprefix("www.")
+        host = site_of(parts.hostname or "")
     except ValueError:
         return None
     if not host:

@@ -409,6 +409,12 @@ def test_url_shape_names_items_and_indexes() -> None:
     assert url_shape("https://example.com/a/1.html?utm_source=x") == ("example.com", ("a", "*"), ())
     assert url_shape("https://example.com/show.php?id=3")[2] == ("id",)
     assert url_shape("not a url") is None
+    # A site's portals are one site; a public second level is no site.
+    portal = url_shape("http://economy.ledger.com.cn/20240520/5012641.shtml")
+    assert portal == url_shape("http://stock.ledger.com.cn/20191129/4630256.shtml")
+    assert portal != url_shape("http://economy.other.com.cn/20240520/5012641.shtml")
+    assert url_shape("https://news.bbc.co.uk/a/1")[0] == "bbc.co.uk"
+    assert url_shape("http://127.0.0.1:8000/a/1")[0] == "127.0.0.1"
 
 
 def test_a_table_row_holding_the_story_without_a_link_is_no_record() -> None:
