@@ -113,6 +113,7 @@ class StorePipeline:
         self._writer: ThreadPoolExecutor | None = None
         self._writes: list[Future[None]] = []
         self._effects: deque[Callable[[], Any]] = deque()
+        self._home = threading.current_thread()  # the reactor's, from open_spider on
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> StorePipeline:
@@ -182,6 +183,7 @@ class StorePipeline:
             logger.warning("%s: if the database fails, the crawl stops", problem)
         self.replay_spool()
         if _reactor_running():
+            self._home = threading.current_thread()
             self._writer = ThreadPoolExecutor(1, thread_name_prefix="sitesift-store")
         if self.config.flush_seconds > 0:
             self._timer = LoopingCall(self._flush_if_due)
@@ -342,7 +344,7 @@ class StorePipeline:
     def _effect(self, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> None:  # noqa: ANN401
         """``fn(*args, **kwargs)`` now in the reactor thread, or queued for it
         from the writer thread: Scrapy's stats and signals are not thread-safe."""
-        if threading.current_thread() is threading.main_thread():
+        if threading.current_thread() is self._home:
             fn(*args, **kwargs)
         else:
             self._effects.append(lambda: fn(*args, **kwargs))
