@@ -17,7 +17,6 @@ Tables go to stdout and ``benchmarks/results/extraction.{md,json}``.
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import json
 import logging
 import multiprocessing
@@ -34,7 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from benchmarks import datasets, metrics
-from benchmarks.peers import PEER_MODULES, PEERS, SPEED_ONLY
+from benchmarks.peers import PEER_MODULES, PEERS, SPEED_ONLY, installed
 from extractors.encoding import decode_html
 
 RESULTS = Path(__file__).resolve().parent / "results"
@@ -94,9 +93,8 @@ def resolve_methods(names: Sequence[str] | None = None) -> tuple[list[Method], l
     notes: list[str] = []
     for name in wanted:
         if name in PEERS:
-            module = PEER_MODULES.get(name)
-            if module and importlib.util.find_spec(module) is None:
-                # Scoring a missing peer would print a row of zeros.
+            if not installed(name):
+                module = PEER_MODULES[name]
                 notes.append(f"skipped peer {name!r}: {module} is not installed ({BENCH_EXTRA})")
                 continue
             methods.append(Method(name, "peer", PEERS[name]))

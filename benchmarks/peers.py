@@ -10,6 +10,7 @@ here. ``lxml-parse`` only parses: it is the speed floor, not an extractor.
 
 from __future__ import annotations
 
+import importlib.util
 import re
 from collections.abc import Callable
 from functools import lru_cache
@@ -149,6 +150,14 @@ PEER_MODULES: dict[str, str] = {
     "boilerpy3": "boilerpy3",
     "gne": "gne",
 }
+
+
+def installed(peer: str) -> bool:
+    """Whether a peer's module can be imported (scoring a missing one would
+    give zeros)."""
+    module = PEER_MODULES.get(peer)
+    return module is None or importlib.util.find_spec(module) is not None
+
 
 # Peers whose output is not text to be scored.
 SPEED_ONLY: frozenset[str] = frozenset({"lxml-parse"})

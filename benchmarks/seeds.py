@@ -35,7 +35,6 @@ The table goes to stdout and ``benchmarks/results/seeds.md``.
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import logging
 import statistics
 import sys
@@ -48,7 +47,7 @@ from urllib.parse import urlsplit
 
 from benchmarks import datasets, metrics
 from benchmarks.extraction import BENCH_EXTRA, DEFAULT_TIMEOUT, call_with_timeout, page_input
-from benchmarks.peers import PEER_MODULES, PEERS
+from benchmarks.peers import PEERS, installed
 from benchmarks.publish import RESULTS, publish
 from extractors import METHODS
 from extractors.result import LengthClass
@@ -204,14 +203,10 @@ class Outcome:
 COMPARED_PEERS = ("justext-pypi", "boilerpy3")
 
 
-def _installed(peer: str) -> bool:
-    return importlib.util.find_spec(PEER_MODULES[peer]) is not None
-
-
 def _peer_mean(run: Runner, peer: str, pages: Pages) -> float | None:
     """A peer's mean LCS F1 on ``pages``; None when the peer is not installed
     (scoring it would compare with zeros)."""
-    return _mean([f for _, _, f in run.lcs(peer, pages)]) if _installed(peer) else None
+    return _mean([f for _, _, f in run.lcs(peer, pages)]) if installed(peer) else None
 
 
 def _fmt(score: float | None) -> str:
@@ -389,7 +384,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parse_args(argv)
     for name in ("boilerpy3", "readability", "trafilatura", "gne"):
         logging.getLogger(name).setLevel(logging.ERROR)
-    missing = [peer for peer in COMPARED_PEERS if not _installed(peer)]
+    missing = [peer for peer in COMPARED_PEERS if not installed(peer)]
     if missing:
         print(f"note: {', '.join(missing)} not installed, nothing to compare with in their "
               f"rows ({BENCH_EXTRA})", file=sys.stderr)  # fmt: skip

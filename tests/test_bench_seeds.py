@@ -6,7 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from benchmarks import datasets, seeds
+from benchmarks import datasets
+from benchmarks.peers import PEER_MODULES
 from benchmarks.seeds import awce_pr, main, within_bound
 
 
@@ -38,7 +39,7 @@ def test_runs_on_two_pages_per_set_and_writes_the_table(tmp_path: Path, capsys) 
 def test_a_peer_not_installed_is_said_not_scored_as_zero(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys
 ) -> None:
-    monkeypatch.setitem(seeds.PEER_MODULES, "boilerpy3", "no_such_module_for_sitesift_tests")
+    monkeypatch.setitem(PEER_MODULES, "boilerpy3", "no_such_module_for_sitesift_tests")
     out = tmp_path / "seeds.md"
     assert main(["--limit", "1", "--quiet", "--out", str(out)]) == 0
     assert "boilerpy3 not installed" in capsys.readouterr().err
