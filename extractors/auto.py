@@ -359,12 +359,17 @@ def _linked_share(listed: Result) -> float:
     return sum(1 for r in listed.records if r.url) / len(listed.records)
 
 
+def _entries_outweigh(listed: Result, article_text: str, factor: float, p: Params) -> bool:
+    """Whether the records, linked ones mostly, hold ``factor`` times the
+    text of the article consensus."""
+    linked = _linked_share(listed) >= p.list_linked_share
+    return linked and nonspace_len(listed.text) >= factor * nonspace_len(article_text)
+
+
 def _short_hub(listed: Result, article_text: str, cls: Classification, p: Params) -> bool:
     """A short page whose linked entries outweigh the article consensus."""
-    return (
-        cls.length_class is LengthClass.SHORT
-        and _linked_share(listed) >= p.list_linked_share
-        and nonspace_len(listed.text) >= p.short_list_records_share * nonspace_len(article_text)
+    return cls.length_class is LengthClass.SHORT and _entries_outweigh(
+        listed, article_text, p.short_list_records_share, p
     )
 
 
@@ -372,11 +377,8 @@ def _tiny_body(listed: Result, article_text: str, p: Params) -> bool:
     """Whether the article consensus is a line or two (a section's
     description, a heading) beside linked entries holding many times its
     text: nothing on the page is an article."""
-    body = nonspace_len(article_text)
-    return (
-        body < p.list_tiny_body_chars
-        and _linked_share(listed) >= p.list_linked_share
-        and nonspace_len(listed.text) >= p.list_tiny_body_ratio * body
+    return nonspace_len(article_text) < p.list_tiny_body_chars and _entries_outweigh(
+        listed, article_text, p.list_tiny_body_ratio, p
     )
 
 
