@@ -120,7 +120,7 @@ def _format_from(output: str) -> str | None:
 def cmd_status(args: argparse.Namespace) -> int:
     from crawler.scheduler import list_jobs
     from pipelines.schema import articles, crawl_runs, pages
-    from pipelines.spool import Spool
+    from pipelines.spool import REJECTED, Spool
 
     if args.redis:
         return _redis_status(args.redis)
@@ -152,6 +152,9 @@ def cmd_status(args: argparse.Namespace) -> int:
     spool = Spool(args.spool_dir)
     if spool.pending():
         print(f"spool: {spool.pending()} item(s) waiting in {args.spool_dir}")
+    if spool.rejected():
+        print(f"rejected: {spool.rejected()} item(s) the database refused, "
+              f"kept in {spool.directory / REJECTED}")  # fmt: skip
     engine.dispose()
     return EXIT_OK
 

@@ -13,6 +13,7 @@ import zlib
 from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 from sqlalchemy import (
     JSON,
@@ -381,6 +382,16 @@ def error_line(exc: BaseException) -> str:
     orig = getattr(exc, "orig", None)
     message = str(orig if orig is not None else exc).strip()
     return message.splitlines()[0] if message else type(exc).__name__
+
+
+def fit_columns(table: Table, row: dict[str, Any]) -> dict[str, Any]:
+    """The row with strings cut to their column's length: PostgreSQL refuses
+    a longer one (a 300-character ETag header) where SQLite keeps it."""
+    for name, value in row.items():
+        length = getattr(table.c[name].type, "length", None)
+        if length and isinstance(value, str) and len(value) > length:
+            row[name] = value[:length]
+    return row
 
 
 def dialect_insert(engine: Engine | Connection, table: Table) -> sqlite.Insert | postgresql.Insert:

@@ -3,7 +3,10 @@
 When the database goes away mid-crawl, the store writes each failed batch
 here (one JSON object a line, fsync'ed) instead of dropping it, and replays
 the spool once the database answers again — in this run or the next one.
-A file is deleted only after its whole content was committed.
+A file is deleted only after its whole content was committed. An item the
+database refuses for its data (not for being away) would fail at every
+replay: it goes to ``rejected.jsonl`` instead, with the reason, for people
+to look at.
 """
 
 from __future__ import annotations
@@ -45,23 +48,37 @@ class Spool:
                 total += sum(1 for line in fh if line.strip())
         return total
 
+    def rejected(self) -> int:
+        """Items kept in the rejected file."""
+        path = self.directory / REJECTED
+        if not path.is_file():
+            return 0
+        with path.open("rb") as fh:
+            return sum(1 for line in fh if line.strip())
+
     def write(self, records: list[dict[str, Any]]) -> Path:
         """Append one batch as a new file, durably."""
         self.directory.mkdir(parents=True, exist_ok=True)
-        name = f"spool-{time.time_ns():020d}-{os.getpid()}.jsonl"
-        tmp = self.directory / (name + ".part")
-        try:
-            with tmp.open("w", encoding="utf-8") as fh:
-                for record in records:
-                    fh.write(json.dumps(record, ensure_ascii=False, default=str) + "\n")
-                fh.flush()
-                os.fsync(fh.fileno())
-        except OSError:
-            with contextlib.suppress(OSError):
-                tmp.unlink()  # a full disk leaves no torn file behind
-            raise
-        path = self.directory / name
-        tmp.replace(path)  # a killed process leaves a .part, never a torn .jsonl
+        path = self.directory / f"spool-{time.time_ns():020d}-{os.getpid()}.jsonl"
+        _write_lines(path, [_line(record) for record in records])
+        return path
+
+    def rewrite(self, path: Path, records: list[dict[str, Any]]) -> None:
+        """Replace a spooled batch with the part of it still to store."""
+        _write_lines(path, [_line(record) for record in records])
+
+    def reject(self, record: dict[str, Any], reason: str) -> Path:
+        """Keep an item the database refused for its data, with the reason,
+        in ``rejected.jsonl``: never replayed (it would fail again), for
+        people to look at."""
+        self.directory.mkdir(parents=True, exist_ok=True)
+        path = self.directory / REJECTED
+        entry = {"rejected_at": time.strftime("%Y-%m-%dT%H:%M:%S%z"), "reason": reason,
+                 "record": record}  # fmt: skip
+        with path.open("a", encoding="utf-8") as fh:
+            fh.write(_line(entry))
+            fh.flush()
+            os.fsync(fh.fileno())
         return path
 
     def batches(self) -> Iterator[tuple[Path, list[dict[str, Any]]]]:
@@ -74,3 +91,26 @@ class Spool:
     @staticmethod
     def done(path: Path) -> None:
         path.unlink(missing_ok=True)
+
+
+REJECTED = "rejected.jsonl"
+
+
+def _line(record: dict[str, Any]) -> str:
+    return json.dumps(record, ensure_ascii=False, default=str) + "\n"
+
+
+def _write_lines(path: Path, lines: list[str]) -> None:
+    """Write a file durably and atomically: a killed process leaves a
+    ``.part``, never a torn ``.jsonl``; a full disk leaves nothing."""
+    tmp = path.with_name(path.name + ".part")
+    try:
+        with tmp.open("w", encoding="utf-8") as fh:
+            fh.writelines(lines)
+            fh.flush()
+            os.fsync(fh.fileno())
+    except OSError:
+        with contextlib.suppress(OSError):
+            tmp.unlink()
+        raise
+    tmp.replace(path)

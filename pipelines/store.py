@@ -32,7 +32,7 @@ from scrapy.crawler import Crawler
 from scrapy.exceptions import DropItem
 from scrapy.utils.defer import deferred_from_coro
 from sqlalchemy import Engine, insert, update
-from sqlalchemy.exc import DBAPIError
+from sqlalchemy.exc import DBAPIError, InterfaceError, InternalError, OperationalError
 from twisted.internet.task import LoopingCall
 
 from crawler.items import Outcome, PageItem, pages_stored
@@ -203,7 +203,7 @@ class StorePipeline:
             self._replay_before_closing()
         stats = self.crawler.stats
         if self.held:
-            stats.set_value("sitesift/store/lost", len(self.held))
+            stats.inc_value("sitesift/store/lost", len(self.held))
             logger.error("%d item(s) could be neither stored nor spooled and are lost",
                          len(self.held))  # fmt: skip
         left = self.spool.pending()
@@ -255,7 +255,7 @@ class StorePipeline:
             try:
                 self.replay_spool()
                 if self.held:
-                    self._write(self.held)
+                    self._store(self.held)  # leaves in it what it could not write
                     self.held = []
                 return
             except DBAPIError as exc:
@@ -361,14 +361,52 @@ class StorePipeline:
             self._to_spool(records)
             return
         # Once the database is known to be down, one quick try per batch.
-        attempt = self._try if self.db_down else self._retrying
         try:
-            attempt(lambda: self._write(records))
+            self._retrying(lambda: self._store(records), 0 if self.db_down else None)
             self.db_down = False
         except DBAPIError as exc:
             self.db_down = True
             logger.warning("database unavailable (%s): spooling", error_line(exc))
             self._to_spool(records)
+
+    def _store(self, records: list[dict[str, Any]]) -> None:
+        """Write a batch in one transaction. When the database refuses it for
+        its data (a value it cannot take, a bug) rather than being away, each
+        record is written alone: a bad record costs only itself and goes to
+        the spool folder's rejected file with the reason, while the batch
+        retried or spooled as a whole would fail again at every replay. An
+        outage meanwhile raises, with ``records`` cut to those not written."""
+        try:
+            self._write(records)
+            records.clear()
+            return
+        except Exception as exc:
+            if is_outage(exc):
+                raise
+            logger.warning("the database refused a batch of %d item(s) (%s): "
+                           "storing them one by one", len(records), _reason(exc))  # fmt: skip
+        while records:
+            try:
+                self._write(records[:1])
+            except Exception as exc:
+                if is_outage(exc):
+                    raise
+                self._reject(records[0], exc)
+            del records[0]
+
+    def _reject(self, record: dict[str, Any], exc: Exception) -> None:
+        reason = _reason(exc)
+        try:
+            path = self.spool.reject(record, reason)
+        except OSError as os_exc:
+            self._inc("sitesift/store/lost")
+            logger.error("could not store %s (%s) nor keep it in %s (%s): lost", record.get("url"),
+                         reason, self.config.spool_dir, os_exc.strerror or os_exc)  # fmt: skip
+            return
+        self._inc("sitesift/store/rejected")
+        self._stored([record])
+        logger.error("could not store %s: %s; the item is kept in %s",
+                     record.get("url"), reason, path)  # fmt: skip
 
     def _write(self, records: list[dict[str, Any]]) -> None:
         assert self.engine is not None
@@ -415,12 +453,19 @@ class StorePipeline:
             deferred_from_coro(engine.close_spider_async(reason="store_failed"))
 
     def replay_spool(self) -> bool:
-        """Store every spooled batch, oldest first. Raises if the database fails."""
+        """Store every spooled batch, oldest first. Raises if the database is
+        away; a batch it stopped in keeps only the items not yet stored."""
         for path, records in self.spool.batches():
-            self._write(records)
+            count = len(records)
+            try:
+                self._store(records)
+            except DBAPIError:
+                if len(records) < count:
+                    self.spool.rewrite(path, records)
+                raise
             self.spool.done(path)
-            self._inc("sitesift/spool/replayed", len(records))
-            logger.info("replayed %d spooled item(s) from %s", len(records), path.name)
+            self._inc("sitesift/spool/replayed", count)
+            logger.info("replayed %d spooled item(s) from %s", count, path.name)
         return True
 
     def _try(self, action: Any) -> bool:  # noqa: ANN401
@@ -430,19 +475,38 @@ class StorePipeline:
             return False
         return True
 
-    def _retrying(self, action: Any) -> Any:  # noqa: ANN401
-        """Run ``action``; on a database error wait, doubling, and try again."""
+    def _retrying(self, action: Any, retries: int | None = None) -> Any:  # noqa: ANN401
+        """Run ``action``; while the database is away, wait, doubling, and
+        try again (``retries`` times, the configured number by default)."""
+        retries = self.config.retries if retries is None else retries
         delay = self.config.backoff
-        for attempt in range(self.config.retries + 1):
+        for attempt in range(retries + 1):
             try:
                 return action()
             except DBAPIError as exc:
-                if attempt == self.config.retries:
+                if attempt == retries or not is_outage(exc):
                     raise
                 self._inc("sitesift/store/retries")
                 logger.warning("database error (%s); retrying in %.1fs", error_line(exc), delay)
                 time.sleep(delay)
                 delay *= 2
+
+
+def is_outage(exc: BaseException) -> bool:
+    """Whether a write failed because the database is away, busy or out of
+    room (worth retrying, then spooling) rather than because it refuses the
+    data (a NUL character, a value too long, a constraint: it would fail
+    again every time)."""
+    return isinstance(exc, (OperationalError, InterfaceError, InternalError)) or bool(
+        getattr(exc, "connection_invalidated", False)
+    )
+
+
+def _reason(exc: BaseException) -> str:
+    """One line naming the error: a database's own message, or the type of
+    any other error with its message."""
+    line, name = error_line(exc), type(exc).__name__
+    return line if isinstance(exc, DBAPIError) or line == name else f"{name}: {line}"
 
 
 def _replace(config: StoreConfig, **changes: Any) -> StoreConfig:  # noqa: ANN401

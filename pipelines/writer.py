@@ -33,6 +33,7 @@ from .schema import (
     articles,
     compress_html,
     dialect_insert,
+    fit_columns,
     list_records,
     pages,
     screenshots,
@@ -145,6 +146,7 @@ def write_batch(
     ``released`` receives the screenshots no page refers to any more (their
     rows are gone); delete their files once the transaction is committed."""
     counts: Counter[str] = Counter()
+    records = [_without_nul(r) for r in records]
     for chunk in _distinct_urls(records):
         counts.update(_write_chunk(conn, chunk, run_id, revisit, released))
     return counts
@@ -175,6 +177,19 @@ def _write_chunk(
             counts[_write_article(conn, record, run_id)] += 1
     _adapt_revisit(conn, records, previous, revisit)
     return counts
+
+
+def _without_nul(value: Any) -> Any:  # noqa: ANN401
+    """The value with NUL characters dropped from its strings, nested ones
+    included: PostgreSQL refuses them in text and JSON, and a response header
+    or a list record of a hostile page can hold one."""
+    if isinstance(value, str):
+        return value.replace("\x00", "") if "\x00" in value else value
+    if isinstance(value, dict):
+        return {k: _without_nul(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_without_nul(v) for v in value]
+    return value
 
 
 def _distinct_urls(records: list[dict[str, Any]]) -> list[list[dict[str, Any]]]:
@@ -231,6 +246,7 @@ def _upsert_pages(conn: Connection, rows: list[dict[str, Any]]) -> None:
     set_["screenshot"] = func.coalesce(set_["screenshot"], pages.c.screenshot)
     set_["changed_at"] = case((changed, ex.fetched_at), else_=pages.c.changed_at)
     set_["fetch_count"] = pages.c.fetch_count + 1
+    rows = [fit_columns(pages, row) for row in rows]
     conn.execute(stmt.on_conflict_do_update(index_elements=[pages.c.url], set_=set_), rows)
 
 
@@ -310,7 +326,7 @@ def _article_values(record: dict[str, Any], run_id: int | None) -> dict[str, Any
 
 def _write_article(conn: Connection, record: dict[str, Any], run_id: int | None) -> str:
     """Insert, version or touch one article; returns what happened."""
-    values = _article_values(record, run_id)
+    values = fit_columns(articles, _article_values(record, run_id))
     original = values["duplicate_of"]
     if original == values["url"]:
         values["duplicate_of"] = original = None

@@ -2,16 +2,22 @@
 
 from __future__ import annotations
 
+import contextlib
+import json
+import subprocess
+import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from scrapy import Spider
+from scrapy.exceptions import DropItem
 from scrapy.utils.test import get_crawler
 from sqlalchemy import select
 
 from crawler.items import Outcome, PageItem
 from pipelines.schema import DatabaseError, connect, crawl_runs, decompress_html, pages
-from pipelines.spool import Spool
+from pipelines.spool import REJECTED, Spool
 from pipelines.store import StorePipeline
 from tests.dbtools import pg_start, pg_stop
 
@@ -109,6 +115,71 @@ def test_spool_left_by_a_dead_run_is_replayed_next_time(tmp_path: Path) -> None:
         assert set(conn.execute(select(pages.c.url)).scalars()) == {"http://h/spooled"}
     engine.dispose()
     assert spool.pending() == 0
+
+
+# -- data the database refuses ----------------------------------------------------
+
+
+def _refusing_pipeline(db_url: str, spool: Path, batch: int = 50) -> StorePipeline:
+    crawler = get_crawler(Spider, {"SITESIFT_DB": db_url, "SITESIFT_STORE_BATCH": batch,
+                                   "SITESIFT_SPOOL_DIR": str(spool)})  # fmt: skip
+    crawler.spider = Spider(name="site")
+    pipe = StorePipeline.from_crawler(crawler)
+    pipe.flush_seconds = 0
+    pipe.open_spider(crawler.spider)
+    return pipe
+
+
+def _stored_pages(db_url: str) -> dict[str, Any]:
+    engine = connect(db_url)
+    with engine.connect() as conn:
+        rows = {r.url: r for r in conn.execute(select(pages)).all()}
+    engine.dispose()
+    return rows
+
+
+def test_an_item_the_database_refuses_costs_only_itself(db_url: str, tmp_path: Path) -> None:
+    """NUL characters and over-long header values are made storable; an item
+    the database still refuses (a depth no integer column holds stands in for
+    any such value) is kept in the rejected file with the reason, the rest of
+    its batch is stored, and the database is not taken for down."""
+    pipe = _refusing_pipeline(db_url, tmp_path / "spool", batch=3)
+    odd = _item("http://h/odd")
+    odd.title, odd.etag = "a\x00b", "e" * 300
+    bad = _item("http://h/bad")
+    bad.depth = 2**70
+    for item in (odd, bad, _item("http://h/ok"), _item("http://h/next")):
+        with contextlib.suppress(DropItem):
+            pipe.process_item(item)
+    pipe.close_spider()
+    rows = _stored_pages(db_url)
+    assert set(rows) == {"http://h/odd", "http://h/ok", "http://h/next"}
+    assert rows["http://h/odd"].title == "ab" and len(rows["http://h/odd"].etag) == 255
+    spool = Spool(tmp_path / "spool")
+    assert spool.pending() == 0  # nothing spooled: the database was there all along
+    (entry,) = [json.loads(line) for line in (spool.directory / REJECTED).read_text().splitlines()]
+    assert entry["record"]["url"] == "http://h/bad" and entry["reason"]
+    stats = pipe.crawler.stats.get_stats()
+    assert stats["sitesift/store/rejected"] == 1 and "sitesift/spool/spooled" not in stats
+
+
+def test_a_spooled_item_the_database_refuses_does_not_block_the_spool(tmp_path: Path) -> None:
+    from pipelines.store import item_record
+
+    bad = _item("http://h/bad")
+    bad.depth = 2**70
+    spool = Spool(tmp_path / "spool")
+    spool.write([item_record(bad), item_record(_item("http://h/good"))])
+    url = f"sqlite:///{tmp_path / 's.db'}"
+    pipe = _refusing_pipeline(url, spool.directory)
+    pipe.close_spider()
+    assert set(_stored_pages(url)) == {"http://h/good"}
+    assert spool.pending() == 0
+    assert '"http://h/bad"' in (spool.directory / REJECTED).read_text()
+    command = ["status", "--db", url, "--spool-dir", str(spool.directory)]
+    status = subprocess.run([sys.executable, "-m", "crawler.cli", *command],
+                            capture_output=True, text=True, timeout=120, check=True)  # fmt: skip
+    assert "rejected: 1 item(s) the database refused" in status.stdout
 
 
 # -- the PostgreSQL tests run under CI -------------------------------------------
