@@ -274,8 +274,33 @@ def drop_repeated_runs(lines: list[str]) -> list[str]:
     return out
 
 
+def drop_doubled_lines(lines: list[str]) -> list[str]:
+    """The lines without the second copy of each short block (one or two
+    lines) drawn twice in a row, where ``MIN_REPEATED_RUN`` or more such
+    blocks follow each other (A A B B C C, or A a A a B b B b C c C c: each
+    card of a grid drawn again for another screen size). Longer blocks are
+    :func:`drop_repeated_runs`'s; a lone doubled block stays."""
+    out: list[str] = []
+    i = 0
+    while i < len(lines):
+        for k in (1, 2):
+            j = i
+            while lines[j : j + k] == lines[j + k : j + 2 * k] and j + 2 * k <= len(lines):
+                j += 2 * k
+            if (j - i) // (2 * k) >= MIN_REPEATED_RUN:
+                for start in range(i, j, 2 * k):
+                    out.extend(lines[start : start + k])
+                i = j
+                break
+        else:
+            out.append(lines[i])
+            i += 1
+    return out
+
+
 def clean_lines(lines: list[str], titles: list[str] = ()) -> list[str]:  # type: ignore[assignment]
     """The article's lines without its headline, the readers' comments,
     repeated blocks and generic boilerplate."""
     lines = drop_repeated_runs(cut_comments(strip_title(lines, list(titles))))
+    lines = drop_doubled_lines(lines)
     return [line for line in lines if not is_boilerplate(line)]

@@ -525,3 +525,19 @@ def test_a_block_drawn_twice_in_a_row_is_kept_once() -> None:
     pair = [PARAS[0], PARAS[1]]
     assert drop_repeated_runs([*pair, *pair]) == [*pair, *pair]
     assert drop_repeated_runs([*block, PARAS[3], *block]) == [*block, PARAS[3], *block]
+
+
+def test_each_card_of_a_grid_drawn_twice_is_kept_once() -> None:
+    from extractors.boilerplate import clean_lines, drop_doubled_lines
+
+    cards = [[f"Case study {n}", f"How a client of ours grew {n}0% in a year."] for n in range(3)]
+    doubled = [line for card in cards for line in (*card, *card)]
+    assert drop_doubled_lines(doubled) == [line for card in cards for line in card]
+    assert clean_lines([PARAS[0], *[t for t, _ in cards for _ in (0, 1)]]) == [
+        PARAS[0],
+        *[t for t, _ in cards],
+    ]
+    # One or two doubled blocks in a row stay (a refrain, a quote repeated).
+    two = doubled[:8]
+    assert drop_doubled_lines(two) == two
+    assert drop_doubled_lines([PARAS[0], PARAS[0], PARAS[1]]) == [PARAS[0], PARAS[0], PARAS[1]]
