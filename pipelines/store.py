@@ -10,6 +10,8 @@ same URL. An article gets a new version only when its cleaned text changes
 (earlier versions go to ``article_versions``). When the database goes away,
 a batch is retried with backoff and then spooled to a local JSONL file
 (``SITESIFT_SPOOL_DIR``), replayed as soon as the database answers again.
+An item the database refuses for its data rather than for being away costs
+only itself: it is kept in the spool folder's ``rejected.jsonl``.
 Items that are not good pages are dropped here, after storing, so that feeds
 (``-O``) carry pages only.
 """
