@@ -56,9 +56,13 @@ _DATE_META = (
     "article.published",
     "published-date",
     "release_date",
+)
+# Dates of the last change: a publish date only when the page gives no other.
+_MODIFIED_META = (
     "og:updated_time",
     "article:modified_time",
     "datemodified",
+    "dateupdate",  # Baidu's microdata (itemprop), often the only full date
     "last-modified",
 )
 _AUTHOR_META = (
@@ -78,13 +82,25 @@ _DATE_LABEL = re.compile(
     re.I,
 )
 _AUTHOR_TEXT = re.compile(
-    r"(?:作者|记者|記者|通讯员|通訊員|撰文|撰稿|文|编者|編者)\s*[|｜:：/]?\s*([\u4e00-\u9fff]{2,4}(?:[、\s][\u4e00-\u9fff]{2,4}){0,3})"
-    r"(?![\u4e00-\u9fff])"
-    r"|(?:作者|author)\s*[|｜:：]\s*([^\s|｜,，;；/()（）]{2,30})"
+    # A label, a separator (or a space) and up to four names of 2-4
+    # ideographs: 记者 张三, 作者：张三, 文/张三, 执笔/张三、李四. The bare 文
+    # needs a separator and no ideograph before it (本文, 英文, 文化 are
+    # words), and a label running straight into words ("作者最新文章", "记者
+    # 介绍") names no one.
+    r"(?:(?:作者|记者|記者|通讯员|通訊員|撰文|撰稿|执笔|執筆|编者|編者)(?:\s*[|｜:：/]\s*|\s+)"
+    r"|(?<![\u4e00-\u9fff])文\s*[|｜:：/]\s*)"
+    r"([\u4e00-\u9fff]{2,4}(?:\s*[、&＆\s]\s*[\u4e00-\u9fff]{2,4}){0,3})(?![\u4e00-\u9fff])"
+    # A dateline's reporter: 新华社北京12月9日电（记者唐霁）, （记者陈智 整合）.
+    r"|[（(]\s*(?:记者|記者)\s*([\u4e00-\u9fff]{2,4})(?=[\s）)、，,])"
+    r"|(?i:作者|author)\s*[|｜:：]\s*([^\s|｜,，;；/()（）]{2,30})"
     r"|^([\u4e00-\u9fff]{2,4})\s*/\s*\S{2,12}$"
-    r"|(?:^|\s)by\s+([A-Z][\w.'-]+(?:\s+[A-Z][\w.'-]+){0,3})",
-    re.I,
+    # "By Jane Roe": the names capitalised (case-sensitive: "paid for by the
+    # state" is no byline).
+    r"|(?:^|\s)(?i:by)\s+([A-Z][\w.'-]+(?:\s+[A-Z][\w.'-]+){0,3})",
 )
+# Byline labels that a label can run into: never a name.
+_LABELS = frozenset({"责任编辑", "責任編輯", "编辑", "編輯", "记者", "記者", "作者", "来源", "來源",
+                     "通讯员", "通訊員", "摄影", "攝影", "原标题"})  # fmt: skip
 _SOCIAL_HANDLE = re.compile(r"^@|^https?://")
 
 
@@ -296,11 +312,12 @@ def find_published(
 ) -> str | None:
     """ISO 8601 publish date: JSON-LD, meta, <time>, byline text, URL."""
     params = params or Params()
-    for obj in _article_objects(objects):
-        for key in ("datePublished", "dateCreated", "uploadDate", "dateModified"):
-            value = obj.get(key)
-            if isinstance(value, str) and (iso := _iso(value, now)):
-                return iso
+    articles = _article_objects(objects)
+    # pubDate / upDate: the JSON-LD of Baidu's structured data, which many
+    # Chinese sites declare instead of schema.org's names.
+    for key in ("datePublished", "dateCreated", "uploadDate", "pubDate"):
+        if iso := _jsonld_date(articles, key, now):
+            return iso
     for key in _DATE_META:
         if (value := doc.meta.get(key)) and (iso := _iso(value, now)):
             return iso
@@ -309,7 +326,23 @@ def find_published(
             value = el.get("datetime") or el.get("content") or el.get("title") or text_content(el)
             if iso := _iso(value, now) or find_datetime(value, now):
                 return iso
-    return _byline_date(doc, heading, now, params) or date_in_url(doc.url, now)
+    if found := _byline_date(doc, heading, now, params) or date_in_url(doc.url, now):
+        return found
+    for key in ("dateModified", "upDate"):
+        if iso := _jsonld_date(articles, key, now):
+            return iso
+    for key in _MODIFIED_META:
+        if (value := doc.meta.get(key)) and (iso := _iso(value, now)):
+            return iso
+    return None
+
+
+def _jsonld_date(objects: list[dict[str, Any]], key: str, now: datetime | None) -> str | None:
+    for obj in objects:
+        value = obj.get(key)
+        if isinstance(value, str) and (iso := _iso(value, now)):
+            return iso
+    return None
 
 
 def _iso(value: str | None, now: datetime | None) -> str | None:
@@ -396,9 +429,10 @@ def find_author(
 
 def _byline_author(doc: Document, heading: etree._Element | None, params: Params) -> str | None:
     for line in _lines_after(doc, heading, params.byline_window):
-        m = _AUTHOR_TEXT.search(line[:200])
-        if m:
-            return next(g for g in m.groups() if g).strip()
+        for m in _AUTHOR_TEXT.finditer(line[:200]):
+            name = next(g for g in m.groups() if g).strip()
+            if name not in _LABELS:  # 作者：责任编辑：张三
+                return name
     return None
 
 

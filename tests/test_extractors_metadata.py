@@ -97,3 +97,41 @@ def test_relative_date_needs_and_respects_fetch_time() -> None:
 def test_future_meta_date_is_rejected() -> None:
     html = _page('<meta property="article:published_time" content="2099-01-01">', "<p>x</p>")
     assert extract_metadata(html, fetched_at=NOW).published is None
+
+
+@pytest.mark.parametrize(
+    ("byline", "author"),
+    [
+        ("作者：责任编辑：肖春芳", None),  # a label is no name
+        ("新华社巴黎12月9日电（记者唐霁）法国9日再次爆发全国罢工。", "唐霁"),
+        ("执笔/叨叨姐、胡一刀", "叨叨姐、胡一刀"),
+        ("By Jane Roe", "Jane Roe"),
+        # Labels running into words, 文 inside a word, a lowercase "by".
+        ("本文原标题：《邮轮母港即将开通》", None),
+        ("作者最新文章", None),
+        ("南都记者介绍，8月13日报警。", None),
+        ("活动丰富群众文化生活。", None),
+        ("The bridge was paid for by the state transportation fund.", None),
+    ],
+)
+def test_byline_author_is_a_name_not_a_word(byline: str, author: str | None) -> None:
+    html = _page("<title>城市新闻</title>", f"<h1>城市新闻</h1><p>{byline}</p><p>" + "正文。" * 40)
+    assert extract_metadata(html).author == author
+
+
+def test_publish_dates_before_dates_of_the_last_change() -> None:
+    modified_ld = (
+        '<script type="application/ld+json">{"@type":"NewsArticle",'
+        '"dateModified":"2024-05-09T08:00:00Z"}</script>'
+    )
+    html = _page(modified_ld + '<meta property="article:published_time" content="2024-05-01">', "")
+    assert extract_metadata(html, fetched_at=NOW).published == "2024-05-01"
+    # The JSON-LD of Baidu's structured data, and its microdata date in <head>.
+    baidu = '<script type="application/ld+json">{"pubDate":"2019-09-05T11:10:52"}</script>'
+    assert extract_metadata(_page(baidu, "<time>2019-09-06</time>")).published == (
+        "2019-09-05T11:10:52"
+    )
+    microdata = '<meta itemprop="dateUpdate" content="2019-10-08 12:00:57">'
+    assert extract_metadata(_page(microdata, "<p>发布时间：10-08 12:00</p>")).published == (
+        "2019-10-08T12:00:57"
+    )
