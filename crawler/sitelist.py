@@ -8,7 +8,9 @@
     https://example.org/  delay=1.5 concurrency=1 screenshots=group
 
 A bad line is reported with its line number and skipped; the others still
-run, so one typo never stops a crawl of a hundred sites.
+run, so one typo never stops a crawl of a hundred sites. Lines of one host
+make one site (merge_by_host): all their start URLs, the union of their
+scopes, the first line's options.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ import math
 import os
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, fields, replace
 from typing import Any
 
 from crawler.urls import canonicalize_url, host_of
@@ -28,6 +30,7 @@ __all__ = [
     "SiteListFileError",
     "SiteOptions",
     "SiteSpec",
+    "merge_by_host",
     "parse_site_list",
     "read_site_list",
 ]
@@ -48,13 +51,15 @@ class SiteOptions:
 
 @dataclass(frozen=True)
 class SiteSpec:
-    """One site to crawl: its canonical start URL and the part of the site in scope."""
+    """One site to crawl: one host, its canonical start URLs and the parts of it in scope."""
 
-    url: str
-    line: int
+    url: str  # the first start URL
+    line: int  # the line of ``url``; its options are the site's
     options: SiteOptions
     host: str  # host[:port], as host_of() gives it
-    path_prefix: str  # "/" or the start URL's directory, ending in "/"
+    path_prefix: str  # "/" or ``url``'s directory, ending in "/"
+    start_urls: tuple[str, ...]  # every start URL of the site, ``url`` first
+    path_prefixes: tuple[str, ...]  # in scope: paths under any of these
 
     @classmethod
     def from_url(cls, url: str, line: int = 1, options: SiteOptions | None = None) -> SiteSpec:
@@ -62,21 +67,24 @@ class SiteSpec:
         canonical = canonicalize_url(url)
         if canonical is None:
             raise ValueError(f"not an http(s) URL: {url!r}")
+        prefix = _path_prefix(canonical)
         return cls(
             url=canonical,
             line=line,
             options=options or SiteOptions(),
             host=host_of(canonical),
-            path_prefix=_path_prefix(canonical),
+            path_prefix=prefix,
+            start_urls=(canonical,),
+            path_prefixes=(prefix,),
         )
 
     def in_scope(self, url: str) -> bool:
-        """Same host (``www.`` or not, either scheme) and a path under ``path_prefix``."""
+        """Same host (``www.`` or not, either scheme) and a path under one of ``path_prefixes``."""
         canonical = canonicalize_url(url)
         if canonical is None or _bare_host(host_of(canonical)) != _bare_host(self.host):
             return False
         path = _path_of(canonical)
-        return path.startswith(self.path_prefix) or path + "/" == self.path_prefix
+        return any(path.startswith(p) or path + "/" == p for p in self.path_prefixes)
 
 
 @dataclass(frozen=True)
@@ -144,6 +152,50 @@ def parse_site_list(
         seen[spec.url] = number
         specs.append(spec)
     return specs, errors
+
+
+def merge_by_host(
+    specs: list[SiteSpec], source: str = "<sites>"
+) -> tuple[list[SiteSpec], list[str]]:
+    """One spec per host, in file order: the crawl keys its seen set, page cap
+    and download slot on the host, so lines of one host make one site with all
+    their start URLs and scopes and its first line's options. Also returns a
+    warning for each later line whose options are ignored for that reason."""
+    merged: dict[str, SiteSpec] = {}
+    warnings: list[str] = []
+    for spec in specs:
+        site = merged.get(spec.host)
+        if site is None:
+            merged[spec.host] = spec
+            continue
+        merged[spec.host] = replace(
+            site,
+            start_urls=site.start_urls + spec.start_urls,
+            path_prefixes=_prefix_union(site.path_prefixes + spec.path_prefixes),
+        )
+        ignored = _ignored_options(spec.options, site.options)
+        if ignored:
+            where = f"{source}:{spec.line}: {site.host} is also on line {site.line}"
+            warnings.append(f"{where}, whose options the site uses: {ignored}")
+    return list(merged.values()), warnings
+
+
+def _ignored_options(later: SiteOptions, first: SiteOptions) -> str:
+    """What a later line of a host sets differently from its first line, in
+    words ("" when nothing): the value ignored and the one used instead."""
+    parts = []
+    for field in fields(SiteOptions):
+        value, used = getattr(later, field.name), getattr(first, field.name)
+        if value is not None and value != used:
+            instead = f"{field.name}={used}" if used is not None else "the crawl's setting"
+            parts.append(f"{field.name}={value} ignored, {instead} used")
+    return "; ".join(parts)
+
+
+def _prefix_union(prefixes: tuple[str, ...]) -> tuple[str, ...]:
+    """The prefixes not already covered by another one ("/" covers every path)."""
+    unique = tuple(dict.fromkeys(prefixes))
+    return tuple(p for p in unique if not any(p != q and p.startswith(q) for q in unique))
 
 
 class _LineError(ValueError):

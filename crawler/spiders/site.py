@@ -1,9 +1,10 @@
 """SiteSpider: a site list in, every in-scope page out as a PageItem.
 
-Per site: robots.txt first (its Crawl-delay and Sitemap lines), then the start
-page, links, ``<link rel=alternate>`` feeds and sitemaps (nested indexes
-included). URLs are canonicalised before they are requested, so a page is
-fetched once; per-site page and depth caps bound the crawl. No extraction
+Per site (one per host): robots.txt first (its Crawl-delay and Sitemap lines),
+then the start pages, links, ``<link rel=alternate>`` feeds and sitemaps (nested
+indexes included). URLs are canonicalised before they are requested, so a page
+is fetched once; per-site page and depth caps bound the crawl (robots.txt,
+feeds and sitemaps are not pages: they do not count). No extraction
 happens here: the spider parses the page once (the shared Document) for its
 links and hands the tree on to the item pipelines.
 
@@ -38,7 +39,7 @@ from crawler.distributed import RECOVERED, SharedGrouper, SharedState, shared_st
 from crawler.failures import describe_failure
 from crawler.items import Outcome, PageItem
 from crawler.middlewares.retry_after import RETRY_AFTER_META
-from crawler.sitelist import SiteSpec, read_site_list
+from crawler.sitelist import SiteSpec, merge_by_host, read_site_list
 from crawler.throttle import META_KEY as DELAY_META
 from crawler.traps import TrapGuard, TrapParams
 from crawler.urlgroups import URLGrouper
@@ -67,6 +68,15 @@ _NOT_PAGE_PREFIXES = ("image/", "audio/", "video/", "font/", "application/pdf",
                       "application/zip", "application/octet-stream", "application/x-",
                       "application/vnd.", "application/msword", "application/gzip")  # fmt: skip
 
+# A body served as HTML is sniffed for binary content in its first bytes:
+# signatures of binary formats, and the C0 controls that are not whitespace.
+_SNIFF_BYTES = 4096
+_BINARY_MAGIC = (b"\x89PNG\r\n\x1a\n", b"\xff\xd8\xff", b"GIF87a", b"GIF89a", b"%PDF-",
+                 b"PK\x03\x04", b"\x1f\x8b", b"\xfd7zXZ\x00", b"7z\xbc\xaf\x27\x1c",
+                 b"Rar!\x1a\x07", b"\x28\xb5\x2f\xfd", b"\x7fELF", b"RIFF", b"OggS",
+                 b"wOFF", b"wOF2")  # fmt: skip
+_CONTROL_BYTES = bytes(b for b in range(32) if b not in b"\t\n\x0c\r")
+
 
 class SiteSpider(Spider):
     name = "site"
@@ -80,10 +90,14 @@ class SiteSpider(Spider):
         for error in errors:
             logger.error("site list: %s", error)
         self.site_list_errors = errors
-        self.sites: list[SiteSpec] = specs
-        self.by_host: dict[str, SiteSpec] = {spec.host: spec for spec in specs}
+        # One site per host: the lines of a host make one site.
+        self.sites, warnings = merge_by_host(specs, sites)
+        for warning in warnings:
+            logger.warning("site list: %s", warning)
+        self.by_host: dict[str, SiteSpec] = {spec.host: spec for spec in self.sites}
         self.grouper: URLGrouper | SharedGrouper = URLGrouper()
-        self.seen: dict[str, set[str]] = {spec.host: set() for spec in specs}
+        self.seen: dict[str, set[str]] = {spec.host: set() for spec in self.sites}  # pages only
+        self.aux: set[str] = set()  # robots.txt, sitemaps, feeds: requested, not pages
         self.trapped: set[str] = set()
         self.traps = TrapGuard()
         self.delay_floor: dict[str, float] = {}
@@ -157,7 +171,7 @@ class SiteSpider(Spider):
         worker, which may have claimed it without queueing it: requested
         even when the crawl-wide claim says seen (a few refetches, nothing lost).
         """
-        if not spec.in_scope(url) or url in self.trapped:
+        if not spec.in_scope(url) or url in self.trapped or url in self.aux:
             return None
         if url in self.seen[spec.host] and not reclaim:
             return None
@@ -226,6 +240,7 @@ class SiteSpider(Spider):
         for spec in self.sites:
             origin = spec.url.split("/", 3)
             robots = f"{origin[0]}//{origin[2]}/robots.txt"
+            self.aux.add(robots)
             meta = self._meta(spec, 0) | {
                 "dont_obey_robotstxt": True,
                 "handle_httpstatus_all": True,
@@ -289,7 +304,7 @@ class SiteSpider(Spider):
         intervals = revisit_intervals(self.history, [spec.host for spec in self.sites])
         start = self.settings.getfloat("SITESIFT_REVISIT_START", 21600.0)
         now = utcnow()
-        starts = {spec.url for spec in self.sites}
+        starts = {url for spec in self.sites for url in spec.start_urls}
         done = set()
         for url, page in self.known.items():
             if page.outcome != str(Outcome.OK) or url in starts or page.fetched_at is None:
@@ -344,9 +359,10 @@ class SiteSpider(Spider):
         logger.info("%s: robots.txt Crawl-delay %.2fs (using %.2fs)", spec.host, delay, floor)
 
     def _site_entries(self, spec: SiteSpec, sitemaps: list[str]) -> Iterator[Request | PageItem]:
-        request = self.page_request(spec, spec.url, 0)
-        if request is not None:
-            yield request
+        for start_url in spec.start_urls:
+            request = self.page_request(spec, start_url, 0)
+            if request is not None:
+                yield request
         if not self.settings.getbool("SITESIFT_FOLLOW_SITEMAPS"):
             return
         origin = spec.url.split("/", 3)
@@ -354,12 +370,16 @@ class SiteSpider(Spider):
         for url in candidates:
             url = canonicalize_url(url)
             if url and host_of(url) == spec.host:
-                yield self._aux_request(spec, url, self.parse_sitemap)
+                yield from self._aux_request(spec, url, self.parse_sitemap)
 
-    def _aux_request(self, spec: SiteSpec, url: str, callback: Any) -> Request:
-        """A request for a sitemap or feed (not a page: not counted, not stored)."""
+    def _aux_request(self, spec: SiteSpec, url: str, callback: Any) -> Iterator[Request]:
+        """A request for a sitemap or feed, unless the URL was requested already
+        (as a page too). Not a page: not counted against the page cap, not stored."""
+        if url in self.aux or url in self.seen[spec.host]:
+            return
+        self.aux.add(url)
         meta = self._meta(spec, 1) | {"handle_httpstatus_all": True}
-        return Request(url, callback=callback, errback=self.aux_failed, meta=meta, priority=50)
+        yield Request(url, callback=callback, errback=self.aux_failed, meta=meta, priority=50)
 
     def parse_sitemap(self, response: Response) -> Iterator[Request | PageItem]:
         spec = self.by_host[response.meta[SITE]]
@@ -383,7 +403,7 @@ class SiteSpider(Spider):
                 continue
             if sitemap.type == "sitemapindex":
                 if host_of(url) == spec.host:
-                    yield self._aux_request(spec, url, self.parse_sitemap)
+                    yield from self._aux_request(spec, url, self.parse_sitemap)
             else:
                 request = self.page_request(spec, url, 1, referer=response.url)
                 if request is not None:
@@ -525,9 +545,8 @@ class SiteSpider(Spider):
         if self.settings.getbool("SITESIFT_FOLLOW_FEEDS"):
             for href in doc.feeds:
                 url = canonicalize_url(href, base=base)
-                if url and host_of(url) == spec.host and url not in self.seen[spec.host]:
-                    self.seen[spec.host].add(url)  # a feed also linked as <a> is fetched once
-                    yield self._aux_request(spec, url, self.parse_feed)
+                if url and host_of(url) == spec.host:
+                    yield from self._aux_request(spec, url, self.parse_feed)
         for href in doc.hrefs:
             url = canonicalize_url(href, base=base)
             if url:
@@ -539,7 +558,7 @@ class SiteSpider(Spider):
     def _not_a_page(response: Response, content_type: str | None) -> str | None:
         """Why a response is not an HTML page, or None if it is one."""
         ctype = (content_type or "").split(";")[0].strip().lower()
-        head = response.body[:1024]
+        head = response.body[:_SNIFF_BYTES]
         if (
             ctype
             and ctype not in _HTML_TYPES
@@ -548,7 +567,7 @@ class SiteSpider(Spider):
             return f"not HTML ({ctype})"
         if not ctype and not _looks_html(head):
             return "not HTML (no content type, no markup)"
-        if b"\x00" in head and not head.startswith((b"\xff\xfe", b"\xfe\xff")):
+        if _looks_binary(head):
             return "binary content served as HTML"
         return None
 
@@ -567,6 +586,21 @@ class SiteSpider(Spider):
             depth=request.meta.get(DEPTH, 0),
             referer=request.meta.get(REFERER),
         )
+
+
+def _looks_binary(head: bytes) -> bool:
+    """Whether the first bytes of a body are a binary file rather than text
+    (where a stray NUL is no proof): a known binary signature, or more NULs
+    (over 1%, more than one) or non-whitespace control bytes (over 5%) than
+    text has; random or compressed bytes are about 0.4% NUL and 11% control
+    bytes. UTF-16, half NULs, is text when its byte order mark says so."""
+    if head.startswith(_BINARY_MAGIC):
+        return True
+    if head.startswith((b"\xff\xfe", b"\xfe\xff")):
+        return False
+    nuls = head.count(0)
+    controls = len(head) - len(head.translate(None, _CONTROL_BYTES))
+    return (nuls > 1 and nuls * 100 > len(head)) or controls * 20 > len(head)
 
 
 def _looks_html(head: bytes) -> bool:

@@ -1,0 +1,186 @@
+"""Three crawl bugs, each checked by a real `sitesift crawl` of a local site
+into SQLite: two start URLs of one host, the page cap on a site with a feed,
+and a stray NUL byte in an HTML page."""
+
+from __future__ import annotations
+
+import random
+import sqlite3
+import struct
+import subprocess
+import sys
+import threading
+import zlib
+from collections import Counter
+from collections.abc import Iterator
+from contextlib import contextmanager
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+from crawler.sitelist import SiteOptions, merge_by_host, parse_site_list
+from tests.local_site import serving
+
+QUIET = ["-s", "AUTOTHROTTLE_ENABLED=False", "-s", "DOWNLOAD_DELAY=0",
+         "-s", "SITESIFT_SCREENSHOTS=none", "-s", "SITESIFT_FOLLOW_SITEMAPS=False"]  # fmt: skip
+
+
+def _html(title: str, body: str, head: str = "") -> str:
+    head = f"<head><title>{title}</title>{head}</head>"
+    return f"<html>{head}<body><h1>{title}</h1>{body}</body></html>"
+
+
+def _links(paths: list[str]) -> str:
+    return "".join(f'<a href="{path}">{path}</a> ' for path in paths)
+
+
+def _crawl(tmp: Path, site_list: str, *args: str) -> tuple[dict[str, sqlite3.Row], str]:
+    """Crawl ``site_list`` into a fresh SQLite file: its pages rows by URL and the log."""
+    sites, db = tmp / "sites.txt", tmp / "crawl.db"
+    sites.write_text(site_list)
+    done = subprocess.run(
+        [sys.executable, "-m", "crawler.cli", "crawl", str(sites), "--db", f"sqlite:///{db}",
+         *QUIET, *args],
+        capture_output=True, text=True, timeout=120, cwd=tmp,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr[-3000:]
+    with sqlite3.connect(db) as conn:
+        conn.row_factory = sqlite3.Row
+        rows = {row["url"]: row for row in conn.execute("SELECT * FROM pages")}
+    return rows, done.stderr
+
+
+# -- 1. several start URLs of one host ------------------------------------------------
+
+
+def _sections_site(path: str) -> str | None:
+    """/news/ and /science/ link to each other's pages and to /sports/ and /about.html."""
+    outside = ["/sports/", "/sports/1.html", "/about.html"]
+    if path in ("/news/", "/science/"):
+        section = path.strip("/")
+        return _html(section, _links([f"/{section}/{n}.html" for n in (1, 2)] + outside))
+    if path.startswith(("/news/", "/science/", "/sports/")) or path == "/about.html":
+        return _html(path, _links(["/news/1.html", "/science/2.html", *outside]))
+    return None
+
+
+def test_two_start_urls_of_one_host_crawl_both_sections(tmp_path: Path) -> None:
+    with serving(_sections_site) as base:
+        rows, log = _crawl(tmp_path, f"{base}news/\n{base}science/ depth=5\n")
+    stored = {url.removeprefix(base.rstrip("/")) for url, row in rows.items()}
+    assert stored == {"/news/", "/news/1.html", "/news/2.html",
+                      "/science/", "/science/1.html", "/science/2.html"}  # fmt: skip
+    assert {row["outcome"] for row in rows.values()} == {"ok"}
+    # The second line's own depth is not used, and the log says so.
+    assert "sites.txt:2:" in log and "depth=5 ignored" in log
+
+
+def test_lines_of_one_host_merge_into_one_site() -> None:
+    text = ("http://h.example/a/ max_pages=3\nhttp://h.example/b/x.html max_pages=3 delay=2\n"
+            "http://h.example/a/deeper/\nhttp://other.example/\n")  # fmt: skip
+    specs, errors = parse_site_list(text, "sites.txt")
+    sites, warnings = merge_by_host(specs, "sites.txt")
+    assert errors == [] and [s.host for s in sites] == ["h.example", "other.example"]
+    site = sites[0]
+    assert site.start_urls == ("http://h.example/a/", "http://h.example/b/x.html",
+                               "http://h.example/a/deeper/")  # fmt: skip
+    assert site.path_prefixes == ("/a/", "/b/")
+    assert site.options == SiteOptions(max_pages=3)
+    assert site.in_scope("http://h.example/b/y.html") and not site.in_scope("http://h.example/c/")
+    assert warnings == [
+        "sites.txt:2: h.example is also on line 1, whose options the site uses:"
+        " delay=2.0 ignored, the crawl's setting used"
+    ]
+    whole, _ = merge_by_host(parse_site_list("http://h.example/a/\nhttp://h.example/\n")[0])
+    assert whole[0].path_prefixes == ("/",)
+
+
+# -- 2. the page cap on a site with a feed ------------------------------------------------
+
+
+def test_the_page_cap_counts_pages_not_the_feed(tmp_path: Path) -> None:
+    requested: list[str] = []
+    feed_head = '<link rel="alternate" type="application/rss+xml" href="/feed.xml">'
+
+    def site(path: str) -> str | None:
+        requested.append(path)
+        if path == "/feed.xml":
+            items = "".join(f"<item><link>/p/{n}.html</link></item>" for n in range(20, 30))
+            return f'<?xml version="1.0"?><rss><channel>{items}</channel></rss>'
+        if path == "/" or path.startswith("/p/"):
+            links = _links([f"/p/{n}.html" for n in range(1, 20)])
+            return _html(f"Page {path}", links, head=feed_head)
+        return None
+
+    with serving(site) as base:
+        rows, _ = _crawl(tmp_path, f"{base}\n", "--max-pages", "5")
+    assert len(rows) == 5 and {row["outcome"] for row in rows.values()} == {"ok"}
+    assert requested.count("/feed.xml") == 1
+    assert not [path for path, n in Counter(requested).items() if n > 1 and path != "/robots.txt"]
+
+
+# -- 3. a stray NUL byte is not binary content --------------------------------------------
+
+
+@contextmanager
+def _serving_bytes(routes: dict[str, tuple[str, bytes]]) -> Iterator[str]:
+    """Serve ``routes`` (path -> content type, body) exactly as given; yields the base URL."""
+
+    class Handler(BaseHTTPRequestHandler):
+        def do_GET(self) -> None:  # noqa: N802 - http.server's name
+            if self.path not in routes:
+                self.send_error(404)
+                return
+            ctype, body = routes[self.path]
+            self.send_response(200)
+            self.send_header("Content-Type", ctype)
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args: object) -> None:
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}/"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def _png() -> bytes:
+    """A real 1x1 PNG image."""
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        body = kind + data
+        return struct.pack(">I", len(data)) + body + struct.pack(">I", zlib.crc32(body))
+
+    header = struct.pack(">IIBBBBB", 1, 1, 8, 2, 0, 0, 0)
+    pixels = zlib.compress(b"\x00\xff\x00\x00")
+    chunks = chunk(b"IHDR", header) + chunk(b"IDAT", pixels) + chunk(b"IEND", b"")
+    return b"\x89PNG\r\n\x1a\n" + chunks
+
+
+NUL_TEXT = "The harbour board voted to dredge the channel before the autumn storms."
+BINARY_PAGES: dict[str, bytes] = {
+    "/random.html": random.Random(7).randbytes(4096),
+    "/image.html": _png(),
+    "/report.html": b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n1 0 obj\n<< /Type /Catalog >>\nendobj\n" * 20,
+}
+
+
+def test_a_stray_nul_keeps_the_page_and_binary_is_still_skipped(tmp_path: Path) -> None:
+    html = "text/html; charset=utf-8"
+    page = _html("Harbour", f"<p>{NUL_TEXT}</p>" * 3).replace("</h1>", "</h1>\x00")
+    routes = {path: ("text/html", body) for path, body in BINARY_PAGES.items()}
+    routes["/"] = (html, _html("Home", _links(["/nul.html", *BINARY_PAGES])).encode())
+    routes["/nul.html"] = (html, page.encode())
+    with _serving_bytes(routes) as base:
+        rows, _ = _crawl(tmp_path, f"{base}\n")
+    row = rows[base + "nul.html"]
+    assert row["outcome"] == "ok", row["reason"]
+    assert NUL_TEXT in zlib.decompress(row["html_zlib"]).decode("utf-8")
+    for path in BINARY_PAGES:
+        row = rows[base + path.lstrip("/")]
+        assert (row["outcome"], row["reason"]) == ("skipped", "binary content served as HTML")
