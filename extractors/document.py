@@ -19,7 +19,7 @@ from urllib.parse import urljoin
 
 from lxml import etree, html
 
-from .encoding import decode_html
+from .encoding import decode_html, looks_binary
 from .text import clean_text, collapse_ws, guess_language, nonspace_len
 
 T = TypeVar("T")
@@ -373,6 +373,8 @@ class Document:
         url: str | None = None,
         content_type: str | None = None,
     ) -> None:
+        if isinstance(source, bytes) and looks_binary(source):
+            source = b""  # an image or an archive is no page: an empty result
         self.text, self.encoding = decode_html(source, content_type)
         self.url = url
         root = parse_html(self.text)

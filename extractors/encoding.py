@@ -192,6 +192,32 @@ def detect_encoding(data: bytes) -> str | None:
     return narrow.get(guess, guess) if guess else None
 
 
+# A body is sniffed for binary content in its first bytes: the signatures of
+# binary formats, and the C0 controls that are not whitespace.
+SNIFF_BYTES = 4096
+_BINARY_MAGIC = (b"\x89PNG\r\n\x1a\n", b"\xff\xd8\xff", b"GIF87a", b"GIF89a", b"%PDF-",
+                 b"PK\x03\x04", b"\x1f\x8b", b"\xfd7zXZ\x00", b"7z\xbc\xaf\x27\x1c",
+                 b"Rar!\x1a\x07", b"\x28\xb5\x2f\xfd", b"\x7fELF", b"RIFF", b"OggS",
+                 b"wOFF", b"wOF2")  # fmt: skip
+_CONTROL_BYTES = bytes(b for b in range(32) if b not in b"\t\n\x0c\r")
+
+
+def looks_binary(head: bytes) -> bool:
+    """Whether the first bytes of a body are a binary file rather than text
+    (where a stray NUL is no proof): a known binary signature, or more NULs
+    (over 1%, more than one) or non-whitespace control bytes (over 5%) than
+    text has; random or compressed bytes are about 0.4% NUL and 11% control
+    bytes. UTF-16, half NULs, is text when its byte order mark says so."""
+    head = head[:SNIFF_BYTES]
+    if head.startswith(_BINARY_MAGIC):
+        return True
+    if head.startswith((b"\xff\xfe", b"\xfe\xff")):
+        return False
+    nuls = head.count(0)
+    controls = len(head) - len(head.translate(None, _CONTROL_BYTES))
+    return (nuls > 1 and nuls * 100 > len(head)) or controls * 20 > len(head)
+
+
 def decode_html(data: bytes | str, content_type: str | None = None) -> tuple[str, str]:
     """Decode page bytes; return ``(text, encoding)``.
 

@@ -175,3 +175,17 @@ def test_a_story_wrapped_in_a_link_is_text_and_cards_stay_links() -> None:
     cards = doc.root.xpath("//div[@class='cards']")[0]
     assert doc.stats[cards].link_text_len == doc.stats[cards].text_len  # a card is a link
     assert "Line 5 of a story" in extract(page).text
+
+
+def test_binary_bytes_give_an_empty_page_and_one_nul_does_not() -> None:
+    import random
+
+    from extractors import extract
+
+    noise = random.Random(7).randbytes(50_000)
+    png = b"\x89PNG\r\n\x1a\n" + noise[:2000]
+    for data in (noise, png, b"%PDF-1.7\n" + noise[:2000]):
+        result = extract(data)
+        assert not result.text and result.page_type is not None
+    page = b"<html><body><p>A stray NUL \x00" + b" in a real article." * 20 + b"</p></body></html>"
+    assert "real article" in extract(page).text

@@ -45,6 +45,7 @@ from crawler.traps import TrapGuard, TrapParams
 from crawler.urlgroups import URLGrouper
 from crawler.urls import canonicalize_url, host_of
 from extractors.document import Document
+from extractors.encoding import SNIFF_BYTES, looks_binary
 from pipelines.history import (
     NOT_MODIFIED,
     KnownPage,
@@ -67,15 +68,6 @@ _HTML_TYPES = ("text/html", "application/xhtml+xml")
 _NOT_PAGE_PREFIXES = ("image/", "audio/", "video/", "font/", "application/pdf",
                       "application/zip", "application/octet-stream", "application/x-",
                       "application/vnd.", "application/msword", "application/gzip")  # fmt: skip
-
-# A body served as HTML is sniffed for binary content in its first bytes:
-# signatures of binary formats, and the C0 controls that are not whitespace.
-_SNIFF_BYTES = 4096
-_BINARY_MAGIC = (b"\x89PNG\r\n\x1a\n", b"\xff\xd8\xff", b"GIF87a", b"GIF89a", b"%PDF-",
-                 b"PK\x03\x04", b"\x1f\x8b", b"\xfd7zXZ\x00", b"7z\xbc\xaf\x27\x1c",
-                 b"Rar!\x1a\x07", b"\x28\xb5\x2f\xfd", b"\x7fELF", b"RIFF", b"OggS",
-                 b"wOFF", b"wOF2")  # fmt: skip
-_CONTROL_BYTES = bytes(b for b in range(32) if b not in b"\t\n\x0c\r")
 
 
 class SiteSpider(Spider):
@@ -558,7 +550,7 @@ class SiteSpider(Spider):
     def _not_a_page(response: Response, content_type: str | None) -> str | None:
         """Why a response is not an HTML page, or None if it is one."""
         ctype = (content_type or "").split(";")[0].strip().lower()
-        head = response.body[:_SNIFF_BYTES]
+        head = response.body[:SNIFF_BYTES]
         if (
             ctype
             and ctype not in _HTML_TYPES
@@ -567,7 +559,7 @@ class SiteSpider(Spider):
             return f"not HTML ({ctype})"
         if not ctype and not _looks_html(head):
             return "not HTML (no content type, no markup)"
-        if _looks_binary(head):
+        if looks_binary(head):
             return "binary content served as HTML"
         return None
 
@@ -586,21 +578,6 @@ class SiteSpider(Spider):
             depth=request.meta.get(DEPTH, 0),
             referer=request.meta.get(REFERER),
         )
-
-
-def _looks_binary(head: bytes) -> bool:
-    """Whether the first bytes of a body are a binary file rather than text
-    (where a stray NUL is no proof): a known binary signature, or more NULs
-    (over 1%, more than one) or non-whitespace control bytes (over 5%) than
-    text has; random or compressed bytes are about 0.4% NUL and 11% control
-    bytes. UTF-16, half NULs, is text when its byte order mark says so."""
-    if head.startswith(_BINARY_MAGIC):
-        return True
-    if head.startswith((b"\xff\xfe", b"\xfe\xff")):
-        return False
-    nuls = head.count(0)
-    controls = len(head) - len(head.translate(None, _CONTROL_BYTES))
-    return (nuls > 1 and nuls * 100 > len(head)) or controls * 20 > len(head)
 
 
 def _looks_html(head: bytes) -> bool:
