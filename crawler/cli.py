@@ -43,8 +43,12 @@ def _project_settings(overrides: list[str], log_level: str | None):  # noqa: ANN
 
 
 def _check_output(path: str) -> None:
+    """Refuse a feed Scrapy could not write: it would log the error and the
+    crawl would still exit 0."""
     if path in ("-", "stdout:") or "://" in path:
         return
+    if Path(path).expanduser().is_dir():
+        raise CLIError(f"output {path} is a folder; -o/-O take a file")
     parent = Path(path).expanduser().resolve().parent
     if not parent.is_dir():
         raise CLIError(f"output folder {parent} does not exist")
@@ -90,6 +94,7 @@ def cmd_crawl(args: argparse.Namespace) -> int:
         crawl_id = _join_redis_crawl(settings, redis_url, args)
         if args.workers:
             return _run_workers(args, redis_url, crawl_id)
+    _check_log_and_job_paths(args)
     outputs = args.output or args.overwrite_output
     if outputs:
         for path in outputs:
@@ -118,6 +123,22 @@ def cmd_crawl(args: argparse.Namespace) -> int:
     return EXIT_OK if stats.get("finish_reason") == "finished" else EXIT_FAILED
 
 
+def _check_log_and_job_paths(args: argparse.Namespace) -> None:
+    """Scrapy opens --logfile and creates --jobdir itself, with a traceback
+    when it cannot: try both first so the user gets one line."""
+    if args.logfile:
+        try:
+            with open(args.logfile, "a", encoding="utf-8"):
+                pass
+        except OSError as exc:
+            raise CLIError(f"cannot write log file {args.logfile}: {exc.strerror}") from None
+    if args.jobdir:
+        try:
+            Path(args.jobdir).mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise CLIError(f"cannot use job folder {args.jobdir}: {exc.strerror}") from None
+
+
 class _OneLineOSErrors(logging.Filter):
     """Scrapy logs a feed it cannot write (a full disk) with a traceback; a
     user needs the error in one line. Only OS errors, which are the
@@ -130,44 +151,94 @@ class _OneLineOSErrors(logging.Filter):
         return True
 
 
-def _fetch(url: str) -> bytes:
-    """One page over HTTP(S) for `sitesift extract URL` (bounded in time and size)."""
+# Seconds `sitesift extract URL` may spend on one page in all: a per-read
+# timeout alone lets a server that trickles bytes hold the command forever.
+# SITESIFT_FETCH_DEADLINE overrides it.
+FETCH_DEADLINE = 30.0
+
+
+def _fetch_deadline() -> float:
+    text = os.environ.get("SITESIFT_FETCH_DEADLINE", "")
+    try:
+        value = float(text) if text else FETCH_DEADLINE
+    except ValueError:
+        raise CLIError(f"SITESIFT_FETCH_DEADLINE takes seconds, got {text!r}") from None
+    if not 0 < value < float("inf"):
+        raise CLIError(f"SITESIFT_FETCH_DEADLINE takes seconds, got {text!r}")
+    return value
+
+
+def _fetch(url: str) -> tuple[bytes, str | None]:
+    """One page over HTTP(S) for `sitesift extract URL` and its Content-Type
+    (its charset decodes the page), bounded in time and size; a body cut
+    short is an error, not a truncated text."""
+    import time
     import urllib.error
     import urllib.request
 
     from crawler.settings import DOWNLOAD_MAXSIZE, USER_AGENT
 
+    deadline = _fetch_deadline()
+    end = time.monotonic() + deadline
     request = urllib.request.Request(url, headers={"User-Agent": USER_AGENT})
+    chunks: list[bytes] = []
+    size = 0
     try:
-        with urllib.request.urlopen(request, timeout=30) as response:
-            return response.read(DOWNLOAD_MAXSIZE)
+        with urllib.request.urlopen(request, timeout=min(30.0, deadline)) as response:
+            expected = response.length
+            while size < DOWNLOAD_MAXSIZE:
+                if time.monotonic() > end:
+                    raise CLIError(f"cannot fetch {url}: no complete page within {deadline:g} s "
+                                   f"({size} of {expected or 'unknown'} bytes)")  # fmt: skip
+                chunk = response.read1(min(65536, DOWNLOAD_MAXSIZE - size))
+                if not chunk:
+                    break
+                chunks.append(chunk)
+                size += len(chunk)
+            if response.length and size < DOWNLOAD_MAXSIZE:
+                raise CLIError(f"cannot fetch {url}: the page ended after {size} of "
+                               f"{expected} bytes")  # fmt: skip
+            content_type = response.headers.get("Content-Type")
     except (urllib.error.URLError, OSError, ValueError) as exc:
         raise CLIError(f"cannot fetch {url}: {getattr(exc, 'reason', exc)}") from None
+    return b"".join(chunks), content_type
 
 
 def cmd_extract(args: argparse.Namespace) -> int:
-    from extractors import METHODS, extract
+    from extractors import METHODS, as_document, extract
 
     if args.method not in METHODS:
         raise CLIError(f"unknown method {args.method!r}; choose from {', '.join(METHODS)}")
-    url = args.url
+    if args.reference and args.method not in ("layout", "auto"):
+        raise CLIError("--reference is for --method layout or auto")
+    url, content_type = args.url, None
     if args.file.startswith(("http://", "https://")):
-        data, url = _fetch(args.file), url or args.file
+        (data, content_type), url = _fetch(args.file), url or args.file
     else:
         try:
             data = sys.stdin.buffer.read() if args.file == "-" else Path(args.file).read_bytes()
         except OSError as exc:
             raise CLIError(f"cannot read {args.file}: {exc.strerror}") from None
-    reference = [Path(p).read_bytes() for p in args.reference] or None
+    try:
+        reference = [Path(p).read_bytes() for p in args.reference] or None
+    except OSError as exc:
+        raise CLIError(f"cannot read reference {exc.filename}: {exc.strerror}") from None
     extra = {"fetched_at": datetime.now(UTC)} if args.method == "auto" else {}
-    result = extract(data, url=url, method=args.method, reference=reference, **extra)
+    doc = as_document(data, url, content_type)
+    result = extract(doc, url=url, method=args.method, reference=reference, **extra)
     if args.json:
-        print(json.dumps(result.to_dict(), ensure_ascii=False, indent=2))
+        output = json.dumps(result.to_dict(), ensure_ascii=False, indent=2) + "\n"
     else:
-        if result.title:
-            print(result.title)
-            print()
-        print(result.text)
+        output = f"{result.title}\n\n" if result.title else ""
+        output += f"{result.text}\n"
+    try:
+        sys.stdout.write(output)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        # `| head`: the reader left; stop quietly like export does, and keep
+        # Python from failing again on the final flush
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        raise CLIError("cannot write to stdout: Broken pipe") from None
     return EXIT_OK
 
 
@@ -179,6 +250,19 @@ def _positive_int(text: str) -> int:
     if value < 1:
         raise argparse.ArgumentTypeError(f"expected a whole number of at least 1, got {text!r}")
     return value
+
+
+def _non_negative_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = -1
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"expected a whole number of at least 0, got {text!r}")
+    return value
+
+
+LOG_LEVELS = ("CRITICAL", "ERROR", "WARNING", "INFO", "DEBUG")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -220,7 +304,8 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="NAME=VALUE",
         help="set a Scrapy or SITESIFT_* setting (repeatable)",
     )
-    crawl.add_argument("-L", "--loglevel", help="log level (default INFO)")
+    crawl.add_argument("-L", "--loglevel", type=str.upper, choices=LOG_LEVELS,
+                       help="log level (default INFO)")  # fmt: skip
     crawl.add_argument("--logfile", help="write the log to this file")
     crawl.add_argument("--jobdir", help="keep crawl state here to pause and resume (Scrapy JOBDIR)")
     crawl.add_argument(
@@ -229,7 +314,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="continue an interrupted crawl of the same site list: pages it stored "
         "are not fetched again",
     )
-    crawl.add_argument("--max-pages", type=int, help="pages per site (default 1000)")
+    crawl.add_argument("--max-pages", type=_positive_int, help="pages per site (default 1000)")
     crawl.add_argument(
         "--redis",
         metavar="URL",
@@ -246,7 +331,9 @@ def build_parser() -> argparse.ArgumentParser:
     crawl.add_argument(
         "--crawl-id", help="name of the shared crawl (default: a hash of the site list)"
     )
-    crawl.add_argument("--depth", type=int, help="link hops from the start URL (default 10)")
+    crawl.add_argument(
+        "--depth", type=_non_negative_int, help="link hops from the start URL (default 10)"
+    )
     crawl.set_defaults(func=cmd_crawl)
 
     ext = sub.add_parser(

@@ -73,17 +73,20 @@ def _date(text: str | None, flag: str) -> datetime | None:
 def cmd_export(args: argparse.Namespace) -> int:
     from pipelines.export import FORMATS, ExportFilter, export
 
-    fmt = args.format or _format_from(args.output)
+    to_stdout = args.output == "-"
+    fmt = args.format or ("jsonl" if to_stdout else _format_from(args.output))
     if fmt not in FORMATS:
         raise _cli_error(f"--format must be one of {', '.join(FORMATS)}")
-    out = Path(args.output)
-    if args.output != "-":
-        parent = out.expanduser().resolve().parent if fmt != "markdown" else out.resolve()
+    out = Path(args.output).expanduser()
+    if to_stdout and fmt == "markdown":
+        raise _cli_error("markdown export writes a folder of files, not stdout; give -o FOLDER")
+    if not to_stdout:
+        if fmt == "markdown" and out.exists() and not out.is_dir():
+            raise _cli_error(f"{out} is a file; markdown export writes a folder")
+        parent = out.resolve().parent if fmt != "markdown" else out.resolve()
         check = parent if fmt != "markdown" else (parent if parent.exists() else parent.parent)
         if not check.is_dir():
             raise _cli_error(f"output folder {check} does not exist")
-        if fmt == "markdown" and out.exists() and not out.is_dir():
-            raise _cli_error(f"{out} is a file; markdown export writes a folder")
     flt = ExportFilter(
         sites=tuple(args.site), languages=tuple(args.language), page_types=tuple(args.page_type),
         url_groups=tuple(args.url_group), since=_date(args.since, "--since"),
@@ -91,6 +94,9 @@ def cmd_export(args: argparse.Namespace) -> int:
         include_duplicates=args.include_duplicates,
     )  # fmt: skip
     engine, _ = open_db(args.db)
+    if not to_stdout and _is_database_file(engine, out):
+        engine.dispose()
+        raise _cli_error(f"{args.output} is the database itself; choose another output")
 
     def progress(done: int, total: int) -> None:
         if not args.quiet:
@@ -107,6 +113,14 @@ def cmd_export(args: argparse.Namespace) -> int:
     if not args.quiet:
         print(f"\nwrote {count} article(s) to {args.output} ({fmt})", file=sys.stderr)
     return EXIT_OK
+
+
+def _is_database_file(engine: Engine, out: Path) -> bool:
+    """Writing the export over the SQLite file it reads would destroy the database."""
+    database = engine.url.database
+    if engine.url.get_backend_name() != "sqlite" or database in (None, "", ":memory:"):
+        return False
+    return Path(database).expanduser().resolve() == out.resolve()
 
 
 def _format_from(output: str) -> str | None:
@@ -191,7 +205,10 @@ def cmd_schedule(args: argparse.Namespace) -> int:
     engine, url = open_db(args.db, must_exist=args.action != "add")
     try:
         if args.action == "add":
-            extra = shlex.split(args.crawl_args)
+            try:
+                extra = shlex.split(args.crawl_args)
+            except ValueError as exc:
+                raise _cli_error(f"--crawl-args: {exc}") from None
             job = sched.add_job(engine, args.name, args.sites, cron=args.cron, every=args.every,
                                 crawl_args=extra)  # fmt: skip
             print(f"added {job.name}: {job.when}, first run {job.next_run_at:%Y-%m-%d %H:%M:%S}Z")
@@ -320,8 +337,12 @@ def add_data_commands(sub: Any) -> None:  # noqa: ANN401 - argparse's private su
         metavar="ARGS",
         help="extra 'sitesift crawl' arguments, quoted as one: \"--max-pages 50 -s X=1\"",
     )
-    for action in ("list", "remove", "run-now"):
-        p = actions.add_parser(action)
+    for action, text in (
+        ("list", "show the jobs, their next run and last exit status"),
+        ("remove", "delete a job"),
+        ("run-now", "run a job's crawl now, in the foreground"),
+    ):
+        p = actions.add_parser(action, help=text)
         if action != "list":
             p.add_argument("name")
     for p in actions.choices.values():

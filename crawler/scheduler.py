@@ -26,7 +26,7 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from croniter import croniter
+from croniter import CroniterError, croniter
 from sqlalchemy import Engine, and_, delete, insert, or_, select, update
 
 from pipelines.schema import as_utc, crawl_runs, scheduled_jobs, utcnow
@@ -36,6 +36,9 @@ logger = logging.getLogger(__name__)
 _EVERY = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([smhd]?)\s*$")
 _UNSAFE = re.compile(r"[^\w.-]+")
 _UNIT = {"": 1, "s": 1, "m": 60, "h": 3600, "d": 86400}
+# The longest --every: far longer would overflow the next run's date; a
+# yearly crawl is better written as cron.
+MAX_EVERY = 366 * 86400
 
 
 class ScheduleError(ValueError):
@@ -47,7 +50,10 @@ def parse_every(text: str) -> float:
     match = _EVERY.match(text)
     if not match or float(match.group(1)) <= 0:
         raise ScheduleError(f"--every takes a duration like 30m, 6h or 1d, got {text!r}")
-    return float(match.group(1)) * _UNIT[match.group(2)]
+    seconds = float(match.group(1)) * _UNIT[match.group(2)]
+    if seconds > MAX_EVERY:
+        raise ScheduleError(f"--every is at most 366d, got {text!r}")
+    return seconds
 
 
 def next_run(cron: str | None, every: float | None, after: datetime) -> datetime:
@@ -105,6 +111,10 @@ def add_job(
     if not path.is_file():
         raise ScheduleError(f"site list {sites_file} does not exist")
     now = utcnow()
+    try:  # croniter.is_valid passes dates that never come, such as 31 February
+        first = next_run(cron, seconds, now)
+    except CroniterError:
+        raise ScheduleError(f"cron expression {cron!r} never matches a date") from None
     with engine.begin() as conn:
         if conn.execute(select(scheduled_jobs.c.id).where(scheduled_jobs.c.name == name)).first():
             raise ScheduleError(f"a job named {name!r} exists; remove it first")
@@ -116,7 +126,7 @@ def add_job(
                 every_seconds=seconds,
                 crawl_args=list(crawl_args or []),
                 enabled=True,
-                next_run_at=next_run(cron, seconds, now),
+                next_run_at=first,
                 created_at=now,
             )  # fmt: skip
         )

@@ -59,7 +59,7 @@ class ExportFilter:
             clauses.append(articles.c.page_type.in_(self.page_types))
         if self.url_groups:
             clauses.append(
-                or_(*(articles.c.url_group.like(g.replace("*", "%")) for g in self.url_groups))
+                or_(*(articles.c.url_group.like(_like(g), escape="\\") for g in self.url_groups))
             )
         column = (
             articles.c.published_at if self.date_field == "published" else articles.c.fetched_at
@@ -73,6 +73,14 @@ class ExportFilter:
         # A later page of a multi-page article is exported inside its first page.
         clauses.append(articles.c.part_of.is_(None))
         return clauses
+
+
+def _like(group: str) -> str:
+    """A LIKE pattern where only ``*`` is a wildcard: ``%`` and ``_`` are
+    common in URL groups (``host:8001_/*``) and must match themselves."""
+    for char in ("\\", "%", "_"):
+        group = group.replace(char, "\\" + char)
+    return group.replace("*", "%")
 
 
 def query(flt: ExportFilter) -> Select:

@@ -2,20 +2,29 @@
 
 from __future__ import annotations
 
+import contextlib
+import os
 import subprocess
 import sys
+import threading
+import time
+from collections.abc import Callable, Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
 
 
-def sitesift(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+def sitesift(
+    *args: str, cwd: Path | None = None, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-m", "crawler.cli", *args],
         capture_output=True,
         text=True,
         timeout=120,
         cwd=cwd,
+        env={**os.environ, **env} if env else None,
     )
 
 
@@ -86,3 +95,173 @@ def test_unreachable_site_is_recorded_not_fatal(tmp_path: Path) -> None:
     with sqlite3.connect(db) as conn:
         rows = conn.execute("select url, outcome, reason from pages").fetchall()
     assert rows and rows[0][1] == "failed" and "refused" in rows[0][2].lower()
+
+
+@pytest.fixture
+def sites(tmp_path: Path) -> Path:
+    path = tmp_path / "sites.txt"
+    path.write_text("http://127.0.0.1:9/\n")
+    return path
+
+
+def test_feed_onto_a_folder(tmp_path: Path, sites: Path) -> None:
+    (tmp_path / "dir.jsonl").mkdir()
+    db = f"sqlite:///{tmp_path / 'x.db'}"
+    proc = sitesift("crawl", str(sites), "--db", db, "-O", str(tmp_path / "dir.jsonl"))
+    assert_clean_error(proc, "is a folder")
+
+
+@pytest.mark.parametrize(
+    ("args", "words"),
+    [
+        (["--max-pages", "0"], "--max-pages"),
+        (["--max-pages", "-3"], "--max-pages"),
+        (["--depth", "-1"], "--depth"),
+        (["--depth", "x"], "--depth"),
+        (["-L", "bogus"], "--loglevel"),
+    ],
+)
+def test_bad_crawl_options(sites: Path, args: list[str], words: str) -> None:
+    assert_clean_error(sitesift("crawl", str(sites), *args), words)
+
+
+def test_depth_zero_is_accepted(tmp_path: Path) -> None:
+    # the option parses; the missing site list is the error
+    proc = sitesift("crawl", str(tmp_path / "nope.txt"), "--depth", "0", "-L", "debug")
+    assert_clean_error(proc, "nope.txt")
+
+
+@pytest.mark.parametrize(
+    ("flag", "path", "words"),
+    [
+        ("--logfile", "/nonexistent/x.log", "cannot write log file"),
+        ("--jobdir", "/proc/nope", "cannot use job folder"),
+    ],
+)
+def test_unusable_log_file_or_job_folder(
+    tmp_path: Path, sites: Path, flag: str, path: str, words: str
+) -> None:
+    db = f"sqlite:///{tmp_path / 'x.db'}"
+    assert_clean_error(sitesift("crawl", str(sites), "--db", db, flag, path), words)
+
+
+def test_missing_reference_page(tmp_path: Path) -> None:
+    page = tmp_path / "page.html"
+    page.write_text("<html><body><p>Hello there.</p></body></html>")
+    for ref in (tmp_path / "nosuch.html", tmp_path):
+        proc = sitesift("extract", str(page), "--method", "layout", "--reference", str(ref))
+        assert_clean_error(proc, "cannot read reference")
+    proc = sitesift("extract", str(page), "--method", "justext", "--reference", str(page))
+    assert_clean_error(proc, "--reference is for --method layout or auto")
+
+
+@pytest.mark.parametrize(
+    ("when", "words"),
+    [
+        (["--every", "999999999d"], "at most"),
+        (["--cron", "0 0 31 2 *"], "never matches"),
+        (["--every", "1h", "--crawl-args", '--bogus "unterminated'], "--crawl-args"),
+    ],
+)
+def test_bad_schedule(tmp_path: Path, sites: Path, when: list[str], words: str) -> None:
+    db = f"sqlite:///{tmp_path / 'j.db'}"
+    assert_clean_error(sitesift("schedule", "add", "x", "--sites", str(sites), "--db", db, *when),
+                       words)  # fmt: skip
+
+
+def test_schedule_help_lists_every_action() -> None:
+    proc = sitesift("schedule", "--help")
+    assert proc.returncode == 0
+    for action in ("add", "list", "remove", "run-now"):
+        assert f"    {action} " in proc.stdout, proc.stdout
+
+
+def test_extract_into_a_closed_pipe(tmp_path: Path) -> None:
+    page = tmp_path / "big.html"
+    para = "The council met on Tuesday and agreed on a new plan for the buses of the city."
+    paragraphs = "".join(f"<p>{i}. {para}</p>\n" for i in range(2000))  # more than a pipe holds
+    page.write_text(f"<html><body><article><h1>Buses</h1>{paragraphs}</article></body></html>")
+    proc = subprocess.run(
+        f"'{sys.executable}' -m crawler.cli extract '{page}' | head -2",
+        shell=True, capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert len(proc.stdout.splitlines()) == 2
+    assert "Traceback" not in proc.stderr and "BrokenPipe" not in proc.stderr, proc.stderr
+
+
+Handler = Callable[[BaseHTTPRequestHandler], None]
+
+
+@pytest.fixture
+def serve() -> Iterator[Callable[[Handler], str]]:
+    """A real HTTP server on 127.0.0.1 answering GET with ``handler``."""
+    servers: list[ThreadingHTTPServer] = []
+
+    def start(handler: Handler) -> str:
+        class Handle(BaseHTTPRequestHandler):
+            def do_GET(self) -> None:  # noqa: N802
+                with contextlib.suppress(BrokenPipeError, ConnectionResetError):
+                    handler(self)
+
+            def log_message(self, *args: object) -> None:
+                pass
+
+        server = ThreadingHTTPServer(("127.0.0.1", 0), Handle)
+        server.daemon_threads = True
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+        servers.append(server)
+        return f"http://127.0.0.1:{server.server_address[1]}/page"
+
+    yield start
+    for server in servers:
+        server.shutdown()
+        server.server_close()
+
+
+def test_extract_url_uses_the_charset_header(serve: Callable[[Handler], str]) -> None:
+    # no <meta charset>: only the header says Latin-1 (a guess reads cp1250: "ouvre ŕ")
+    body = "<html><head><title>Café</title></head><body><article><p>Le café du coin "
+    body += (
+        "ouvre à sept heures. On y sert du café noir et des croissants.</p></article></body></html>"
+    )
+
+    def latin1(h: BaseHTTPRequestHandler) -> None:
+        data = body.encode("iso-8859-1")
+        h.send_response(200)
+        h.send_header("Content-Type", "text/html; charset=iso-8859-1")
+        h.send_header("Content-Length", str(len(data)))
+        h.end_headers()
+        h.wfile.write(data)
+
+    proc = sitesift("extract", serve(latin1))
+    assert proc.returncode == 0, proc.stderr
+    assert "ouvre à sept heures" in proc.stdout, proc.stdout
+
+
+def test_extract_url_has_a_deadline(serve: Callable[[Handler], str]) -> None:
+    def trickle(h: BaseHTTPRequestHandler) -> None:
+        h.send_response(200)
+        h.send_header("Content-Type", "text/html")
+        h.send_header("Content-Length", "100000")
+        h.end_headers()
+        for _ in range(60):
+            h.wfile.write(b"<p>x</p>")
+            h.wfile.flush()
+            time.sleep(0.2)
+
+    started = time.monotonic()
+    proc = sitesift("extract", serve(trickle), env={"SITESIFT_FETCH_DEADLINE": "1.5"})
+    assert time.monotonic() - started < 8
+    assert_clean_error(proc, "no complete page within 1.5 s")
+
+
+def test_extract_url_cut_short(serve: Callable[[Handler], str]) -> None:
+    def short(h: BaseHTTPRequestHandler) -> None:
+        h.send_response(200)
+        h.send_header("Content-Type", "text/html")
+        h.send_header("Content-Length", "1000")
+        h.end_headers()
+        h.wfile.write(b"<html><body><p>only this</p>")
+        h.close_connection = True
+
+    assert_clean_error(sitesift("extract", serve(short)), "ended after 28 of 1000 bytes")

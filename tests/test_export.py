@@ -149,3 +149,48 @@ def test_export_command_errors(tmp_path: Path) -> None:
     assert proc.returncode == 2 and "--since takes a date" in proc.stderr
     proc = run("--db", db, "-o", str(tmp_path / "missing" / "x.jsonl"))
     assert proc.returncode == 2 and "does not exist" in proc.stderr
+
+
+def test_url_group_wildcard_is_only_the_star(filled: str) -> None:
+    news = {"http://en.test/news/2024/a.html", "http://en.test/news/2024/b.html"}
+    assert _urls(filled, url_groups=("en.test/news/{n}",)) == news
+    # `_` and `%` are characters of a URL group, not SQL wildcards
+    assert _urls(filled, url_groups=("en.test_news*",)) == set()
+    assert _urls(filled, url_groups=("en.test/%",)) == set()
+    assert _urls(filled, url_groups=("en.test\\news*",)) == set()
+    assert _urls(filled, url_groups=("en.test/*",)) == news
+
+
+def _export(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "crawler.cli", "export", *args],
+                          capture_output=True, text=True, timeout=60, cwd=cwd)  # fmt: skip
+
+
+def test_export_dash_is_stdout(tmp_path: Path) -> None:
+    db = f"sqlite:///{tmp_path / 'a.db'}"
+    _fill(db)
+    proc = _export("--db", db, "-o", "-", "-q", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    rows = [json.loads(line) for line in proc.stdout.splitlines()]
+    assert len(rows) == len(TEXTS) - 1  # the duplicate is left out
+    assert not (tmp_path / "-").exists()
+    proc = _export("--db", db, "--format", "markdown", "-o", "-", cwd=tmp_path)
+    assert proc.returncode == 2 and "markdown export writes a folder" in proc.stderr
+    assert "Traceback" not in proc.stderr and not (tmp_path / "-").exists()
+
+
+def test_export_refuses_to_overwrite_its_database(tmp_path: Path) -> None:
+    path = tmp_path / "copy.db"
+    _fill(f"sqlite:///{path}")
+    proc = _export("--db", f"sqlite:///{path}", "--format", "jsonl", "-o", str(path))
+    assert proc.returncode == 2 and "is the database itself" in proc.stderr, proc.stderr
+    assert "Traceback" not in proc.stderr
+    assert len(_urls(f"sqlite:///{path}", include_duplicates=True)) == len(TEXTS)  # intact
+
+
+def test_markdown_export_onto_a_file(tmp_path: Path) -> None:
+    db = f"sqlite:///{tmp_path / 'd.db'}"
+    connect(db).dispose()
+    (tmp_path / "e.csv").write_text("x")
+    proc = _export("--db", db, "--format", "markdown", "-o", str(tmp_path / "e.csv"))
+    assert proc.returncode == 2 and "is a file; markdown export writes a folder" in proc.stderr

@@ -37,6 +37,11 @@ def test_durations_and_cron_are_checked(tmp_path: Path) -> None:
     sites.write_text("http://127.0.0.1:9/\n")
     with pytest.raises(ScheduleError, match="cron"):
         add_job(engine, "a", str(sites), cron="61 * * * *")
+    with pytest.raises(ScheduleError, match="never matches"):
+        add_job(engine, "a", str(sites), cron="0 0 31 2 *")  # valid syntax, no such date
+    with pytest.raises(ScheduleError, match="at most"):
+        add_job(engine, "a", str(sites), every="999999999d")  # would overflow the date
+    assert parse_every("366d") == 366 * 86400
     with pytest.raises(ScheduleError, match="exactly one"):
         add_job(engine, "a", str(sites), cron="0 * * * *", every="1h")
     with pytest.raises(ScheduleError, match="does not exist"):
