@@ -19,7 +19,7 @@ from typing import Any
 from lxml import etree
 
 from .dates import date_in_url, find_datetime, parse_date, to_iso
-from .document import Document, absolute_url, as_document, text_content
+from .document import Document, absolute_url, as_document, text_content, text_lines
 from .text import clean_text, collapse_ws
 
 __all__ = [
@@ -109,6 +109,9 @@ class Params:
     # Lines after the headline searched for a byline date/author; bylines sit
     # right under the headline (tuned on zh-news and readability, first halves).
     byline_window: int = 12
+    # ...and the lines right before the main content node, and into it.
+    byline_before: int = 15
+    byline_into: int = 3
     # A heading must share this much of the <title> to be taken as headline.
     title_overlap: float = 0.6
     # Images smaller than this (declared width or height) are icons.
@@ -141,8 +144,8 @@ def extract_metadata(
     title, heading = find_title(doc, params)
     return Metadata(
         title=_clean(title),
-        published=find_published(doc, objects, heading, now, params),
-        author=_clean(find_author(doc, objects, heading, params)),
+        published=find_published(doc, objects, heading, now, params, main),
+        author=_clean(find_author(doc, objects, heading, params, main)),
         language=_clean(_language(doc)),
         image=_image(doc, objects, main, params),
     )
@@ -309,6 +312,7 @@ def find_published(
     heading: etree._Element | None,
     now: datetime | None,
     params: Params | None = None,
+    main: etree._Element | None = None,
 ) -> str | None:
     """ISO 8601 publish date: JSON-LD, meta, <time>, byline text, URL."""
     params = params or Params()
@@ -326,7 +330,9 @@ def find_published(
             value = el.get("datetime") or el.get("content") or el.get("title") or text_content(el)
             if iso := _iso(value, now) or find_datetime(value, now):
                 return iso
-    if found := _byline_date(doc, heading, now, params) or date_in_url(doc.url, now):
+    if found := _byline_date(_byline_lines(doc, heading, main, params), now) or date_in_url(
+        doc.url, now
+    ):
         return found
     for key in ("dateModified", "upDate"):
         if iso := _jsonld_date(articles, key, now):
@@ -357,8 +363,6 @@ def _iso(value: str | None, now: datetime | None) -> str | None:
 
 def _lines_after(doc: Document, heading: etree._Element | None, window: int) -> list[str]:
     """Text lines right after the headline (or the first lines of the body)."""
-    from .document import text_lines
-
     if heading is None:
         return text_lines(doc.body, limit=window)
     lines: list[str] = []
@@ -377,10 +381,21 @@ def _lines_after(doc: Document, heading: etree._Element | None, window: int) -> 
     return lines
 
 
-def _byline_date(
-    doc: Document, heading: etree._Element | None, now: datetime | None, params: Params
-) -> str | None:
+def _byline_lines(
+    doc: Document, heading: etree._Element | None, main: etree._Element | None, params: Params
+) -> list[str]:
+    """Where a byline sits: the lines right after the headline, then the
+    lines right before the main content and its first lines (share bars and
+    photo credits can push a byline past the first window)."""
     lines = _lines_after(doc, heading, params.byline_window)
+    if main is not None and main in doc.stats:
+        start = doc.stats[main].line
+        body = doc.derived("metadata.body_lines", lambda: text_lines(doc.body))
+        lines += body[max(0, start - params.byline_before) : start + params.byline_into]
+    return lines
+
+
+def _byline_date(lines: list[str], now: datetime | None) -> str | None:
     labelled = [line for line in lines if _DATE_LABEL.search(line)]
     for line in labelled + lines:
         if len(line) <= 120 and (iso := find_datetime(line, now)):
@@ -396,6 +411,7 @@ def find_author(
     objects: list[dict[str, Any]],
     heading: etree._Element | None,
     params: Params | None = None,
+    main: etree._Element | None = None,
 ) -> str | None:
     """The byline's name: JSON-LD, meta, rel/itemprop author, byline text."""
     params = params or Params()
@@ -403,7 +419,7 @@ def find_author(
         names = [n.strip() for n in _names(obj.get("author") or obj.get("creator")) if n.strip()]
         if names:
             return ", ".join(dict.fromkeys(names))
-    byline = _byline_author(doc, heading, params)
+    byline = _byline_author(_byline_lines(doc, heading, main, params))
     if byline and is_chinese_page(doc):
         return byline  # Chinese portals put their own name in meta author
     site = doc.meta.get("og:site_name", "").strip().lower()
@@ -427,8 +443,8 @@ def find_author(
     return byline
 
 
-def _byline_author(doc: Document, heading: etree._Element | None, params: Params) -> str | None:
-    for line in _lines_after(doc, heading, params.byline_window):
+def _byline_author(lines: list[str]) -> str | None:
+    for line in lines:
         for m in _AUTHOR_TEXT.finditer(line[:200]):
             name = next(g for g in m.groups() if g).strip()
             if name not in _LABELS:  # 作者：责任编辑：张三

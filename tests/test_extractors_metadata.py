@@ -135,3 +135,20 @@ def test_publish_dates_before_dates_of_the_last_change() -> None:
     assert extract_metadata(_page(microdata, "<p>发布时间：10-08 12:00</p>")).published == (
         "2019-10-08T12:00:57"
     )
+
+
+def test_a_byline_pushed_down_by_a_share_bar_is_found_before_the_body() -> None:
+    from extractors import extract
+
+    share = "".join(f"<li><a href='/s{n}'>Share on network {n}</a></li>" for n in range(14))
+    body = "".join(
+        f"<p>{'The council met on Tuesday to vote on the budget. ' * 4}</p>" for _ in range(6)
+    )
+    html = _page(
+        "<title>Council passes budget</title>",
+        f"<h1>Council passes budget</h1><ul>{share}</ul>"
+        f"<div class='byline'>By Erin Cunningham, May 3, 2024</div><article>{body}</article>",
+    )
+    meta = extract(html, fetched_at=NOW)
+    assert meta.author == "Erin Cunningham"
+    assert meta.published == "2024-05-03"
