@@ -4,6 +4,12 @@ Scrapy's failures name exception classes (``DownloadCancelledError:`` with no
 message for a body that outgrew ``DOWNLOAD_MAXSIZE``); the pages table should
 say what happened and which setting bounds it, and keep the original message
 for the details.
+
+One failure Twisted's HTTP client hides: a response header line longer than
+its limit (``LineReceiver.MAX_LENGTH``, 16 KiB) makes it hang up without a
+word, which reads like a server dropping the connection and is retried for
+nothing. Importing this module (the spider and the retry middleware do) makes
+the client fail such a response with :class:`ResponseHeadersTooLong` instead.
 """
 
 from __future__ import annotations
@@ -20,13 +26,42 @@ from scrapy.exceptions import (
 from scrapy.settings import BaseSettings
 from scrapy.utils.httpobj import urlparse_cached
 from twisted.python.failure import Failure
+from twisted.web._newclient import HTTPClientParser
+from twisted.web.client import ResponseFailed
 
 from crawler.items import Outcome
 from crawler.middlewares.destinations import ForbiddenDestination
-from crawler.middlewares.redirects import RedirectLoop, TooManyRedirects
+from crawler.middlewares.redirects import OffsiteRedirect, RedirectLoop, TooManyRedirects
 from crawler.resolver import refusal
 
 MAX_REASON = 500
+
+
+class ResponseHeadersTooLong(Exception):
+    """A response's status or header line is longer than the HTTP client accepts."""
+
+    def __init__(self, limit: int) -> None:
+        super().__init__(f"a header line over {limit} bytes")
+        self.limit = limit
+
+
+def _refuse_long_line(parser: HTTPClientParser, line: bytes) -> None:
+    """Raise where Twisted would silently hang up: its HTTP11ClientProtocol then
+    fails the response with this exception as the ResponseFailed reason."""
+    raise ResponseHeadersTooLong(parser.MAX_LENGTH)
+
+
+HTTPClientParser.lineLengthExceeded = _refuse_long_line  # type: ignore[method-assign]
+
+
+def headers_too_long(exc: BaseException) -> ResponseHeadersTooLong | None:
+    """The oversized header behind a failed download (Scrapy's
+    ``DownloadFailedError`` wraps Twisted's ``ResponseFailed``), or None."""
+    cause = exc if isinstance(exc, ResponseFailed) else exc.__cause__
+    for reason in getattr(cause, "reasons", None) or []:
+        if isinstance(reason.value, ResponseHeadersTooLong):
+            return reason.value
+    return None
 
 
 def describe_failure(failure: Failure, settings: BaseSettings) -> tuple[Outcome, str]:
@@ -35,6 +70,8 @@ def describe_failure(failure: Failure, settings: BaseSettings) -> tuple[Outcome,
     outcome, reason = Outcome.FAILED, f"{type(exc).__name__}: {message}"
     if isinstance(exc, ForbiddenDestination):
         outcome, reason = Outcome.SKIPPED, message
+    elif isinstance(exc, OffsiteRedirect):
+        outcome, reason = Outcome.OFFSITE, message
     elif isinstance(exc, RedirectLoop | TooManyRedirects):
         reason = message
     elif isinstance(exc, IgnoreRequest) and "robots.txt" in message:
@@ -58,6 +95,8 @@ def describe_failure(failure: Failure, settings: BaseSettings) -> tuple[Outcome,
             reason = message
         else:
             reason = f"DNS lookup failed: {message}"
+    elif too_long := headers_too_long(exc):
+        reason = f"response headers too long ({too_long}): the server sent an oversized header"
     elif isinstance(exc, ResponseDataLossError | DownloadFailedError):
         reason = f"connection dropped before the response was complete ({type(exc).__name__})"
     return outcome, reason[:MAX_REASON]

@@ -2,8 +2,9 @@
 
 Two sites (two ports): ``main`` holds every trap a crawler meets in the wild —
 wrong and missing charsets, a 50 MB page, an endless chunked body, a gzip
-bomb, binary served as HTML, broken and 10,000-level markup, redirect loops
-and chains, infinite URL spaces, slow and dropped connections, 5xx with
+bomb, binary served as HTML, a 20,000-character header, broken and
+10,000-level markup, redirect loops and chains, a redirect to a dead off-site
+host, infinite URL spaces, slow and dropped connections, 5xx with
 Retry-After, and links that are not links — beside a few good articles;
 ``garbage`` has a robots.txt of random bytes and two good pages.
 
@@ -41,6 +42,7 @@ HOST = "127.0.0.1"
 # Upper bound on any server-side wait or stream, so that a test can never hang here.
 SERVER_LIMIT_SECONDS = 60.0
 SLOW_SECONDS = 8.0  # /slow.html answers after this; crawls under test time out sooner
+DEAD_HOST = "http://127.0.0.2:9/"  # /redirect/offsite points here; nothing may connect to it
 
 GBK_TEXT = "北京市今天发布了新的城市交通规划，地铁和公交线路将在明年全面优化，市民出行将更加便利。"
 GB18030_TEXT = "上海图书馆延长周末开放时间，读者可以在晚上九点前借阅和归还图书。"
@@ -85,10 +87,12 @@ CASES: dict[str, Case] = {
     "/endless.html": Case("failed", reason="max size"),
     "/bomb.html": Case("failed", reason="compression bomb"),
     "/binary.html": Case("skipped", reason="binary"),
+    "/huge-header.html": Case("failed", reason="response headers too long"),
     # Redirects.
     "/redirect/loop-a": Case("failed", reason="redirect loop"),
     "/redirect/chain/0": Case("failed", reason="redirects"),
     "/refresh-loop.html": Case("failed", reason="redirect loop"),
+    "/redirect/offsite": Case("offsite", reason=f"out of scope to {DEAD_HOST}"),
     # Slow and dropped connections.
     "/slow.html": Case("failed", reason="timeout"),
     "/trickle.html": Case("ok", "arrived slowly but completely"),
@@ -329,6 +333,9 @@ class HostileWeb:
             "/broken/no-body.html": lambda h: h.send(200, _NO_BODY),
             "/refresh-loop.html": lambda h: h.send(200, _REFRESH_LOOP),
             "/binary.html": lambda h: h.send(200, random.Random(7).randbytes(4096), "text/html"),
+            "/huge-header.html": lambda h: h.send(
+                200, _page("Huge header", "").encode(), headers={"ETag": '"' + "e" * 20_000 + '"'}
+            ),
             "/huge.html": self._huge,
             "/endless.html": self._endless,
             "/bomb.html": lambda h: h.send(
@@ -435,6 +442,8 @@ class HostileWeb:
             return h.redirect("/redirect/loop-b")
         if path == "/redirect/loop-b":
             return h.redirect("/redirect/loop-a")
+        if path == "/redirect/offsite":
+            return h.redirect(DEAD_HOST)
         kind, _, n = path.removeprefix("/redirect/").partition("/")
         step = int(n) if n.isdigit() else 0
         if kind == "chain":  # longer than any sane redirect limit

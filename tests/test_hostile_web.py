@@ -82,6 +82,18 @@ def test_redirect_hops_are_bounded_and_each_fetched_once(crawl: HostileCrawl) ->
     assert crawl.web.count("main", "/redirect/loop-a") == 1
 
 
+def test_oversized_headers_are_not_retried(crawl: HostileCrawl) -> None:
+    """The server would send the same 20,000-character header again."""
+    assert crawl.web.count("main", "/huge-header.html") == 1
+
+
+def test_offsite_redirect_targets_are_never_contacted(crawl: HostileCrawl) -> None:
+    """/redirect/offsite points at a dead host: had the crawler tried it, its
+    row would say "connection refused" and its robots.txt fetch a traceback."""
+    assert "127.0.0.2" not in crawl.log
+    assert crawl.web.count("main", "/redirect/offsite") == 1
+
+
 def test_traps_are_cut_short(crawl: HostileCrawl) -> None:
     urls = list(crawl.rows)
     days = [u for u in urls if "/calendar/" in u and u.count("/") == 7]

@@ -6,11 +6,15 @@ an old URL redirecting to a page fetched before, then leaves the requested URL
 with no record at all. Here a hop back into its own chain fails the request
 as a redirect loop, the other hops skip the duplicate filter (the chain is
 bounded by ``REDIRECT_MAX_TIMES``), and running out of hops says so plainly.
+A hop the spider would not follow (``spider.follows_redirect``: a page's
+redirect out of its site's scope) fails the request as an offsite redirect
+before the target, dead or alive, is ever contacted.
 Both the HTTP 3xx and the ``<meta http-equiv=refresh>`` middlewares get this.
 """
 
 from __future__ import annotations
 
+from scrapy.crawler import Crawler
 from scrapy.downloadermiddlewares.redirect import MetaRefreshMiddleware, RedirectMiddleware
 from scrapy.exceptions import IgnoreRequest
 from scrapy.http import Request, Response
@@ -26,11 +30,16 @@ class TooManyRedirects(IgnoreRequest):
     """A chain longer than ``REDIRECT_MAX_TIMES``."""
 
 
+class OffsiteRedirect(IgnoreRequest):
+    """A redirect out of the site's scope: recorded, not followed."""
+
+
 def _key(url: str) -> str:
     return canonicalize_url(url) or url
 
 
 class _ChainGuard:
+    crawler: Crawler
     max_redirect_times: int
 
     def process_response(self, request: Request, response: Response) -> Request | Response:
@@ -48,6 +57,9 @@ class _ChainGuard:
             chain = result.meta.get("redirect_urls", [])
             if _key(result.url) in {_key(url) for url in chain}:
                 raise RedirectLoop("redirect loop: " + " -> ".join([*chain, result.url]))
+            follows = getattr(self.crawler.spider, "follows_redirect", None)
+            if follows is not None and not follows(request, result.url):
+                raise OffsiteRedirect(f"redirected out of scope to {result.url}")
             result.dont_filter = True
         return result
 

@@ -5,6 +5,8 @@ retry waits what the server asked, and when it asks for more than
 ``SITESIFT_RETRY_AFTER_MAX`` seconds the page is not retried at all: it is
 recorded as the HTTP error it is, with the wait the server asked for in its
 reason (``request.meta["sitesift_retry_after"]``), to be fetched by a later run.
+A response whose headers are too long for the HTTP client is not retried
+either: the server would send the same headers again.
 """
 
 from __future__ import annotations
@@ -17,6 +19,8 @@ from email.utils import parsedate_to_datetime
 from scrapy.downloadermiddlewares.retry import RetryMiddleware
 from scrapy.http import Request, Response
 from scrapy.settings import BaseSettings
+
+from crawler.failures import headers_too_long
 
 logger = logging.getLogger(__name__)
 
@@ -60,3 +64,8 @@ class RetryAfterMiddleware(RetryMiddleware):
         if isinstance(result, Request) and wait > 0:
             await asyncio.sleep(wait)
         return result
+
+    def process_exception(self, request: Request, exception: Exception) -> Request | None:
+        if headers_too_long(exception):
+            return None
+        return super().process_exception(request, exception)

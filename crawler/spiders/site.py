@@ -439,6 +439,17 @@ class SiteSpider(Spider):
         if ctype.startswith(_NOT_PAGE_PREFIXES):
             raise StopDownload(fail=False)
 
+    def follows_redirect(self, request: Request, url: str) -> bool:
+        """Whether the redirect middlewares follow ``request`` to ``url``: a
+        page's redirect must stay in its site's scope, or it is recorded as
+        offsite without contacting the target (robots.txt, sitemaps and feeds
+        may live elsewhere)."""
+        spec = self.by_host.get(request.meta.get(SITE, ""))
+        if spec is None or request.callback != self.parse:
+            return True
+        final = canonicalize_url(url)
+        return final is not None and spec.in_scope(final)
+
     def _item(self, response: Response, spec: SiteSpec) -> PageItem:
         headers = response.headers
         redirects = response.meta.get("redirect_urls") or [response.url]
