@@ -390,8 +390,8 @@ def _byline_lines(
     lines = _lines_after(doc, heading, params.byline_window)
     if main is not None and main in doc.stats:
         start = doc.stats[main].line
-        body = doc.derived("metadata.body_lines", lambda: text_lines(doc.body))
-        lines += body[max(0, start - params.byline_before) : start + params.byline_into]
+        body = text_lines(doc.body, limit=start + params.byline_into)  # rendered no further
+        lines += body[max(0, start - params.byline_before) :]
     return lines
 
 
