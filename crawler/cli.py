@@ -21,6 +21,7 @@ import os
 import sys
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import NoReturn
 
 from crawler.cli_data import CLIError
 
@@ -40,6 +41,16 @@ def _project_settings(overrides: list[str], log_level: str | None):  # noqa: ANN
     if log_level:
         settings.set("LOG_LEVEL", log_level.upper(), priority="cmdline")
     return settings
+
+
+def _check_settings(settings, only: set[str] | None = None) -> None:  # noqa: ANN001
+    """Refuse bad -s / SITESIFT_* values up front: read mid-crawl they fail
+    every request or are silently ignored, and the crawl still exits 0."""
+    from crawler.settings import check_settings
+
+    problems = check_settings(settings, only)
+    if problems:
+        raise CLIError("bad setting: " + "; ".join(problems))
 
 
 def _check_output(path: str) -> None:
@@ -85,6 +96,7 @@ def cmd_crawl(args: argparse.Namespace) -> int:
         settings.set("SITESIFT_RESUME", True, priority="cmdline")
     if args.logfile:
         settings.set("LOG_FILE", args.logfile, priority="cmdline")
+    _check_settings(settings)
     try:
         connect(settings.get("SITESIFT_DB")).dispose()
     except DatabaseError as exc:
@@ -265,8 +277,29 @@ def _non_negative_int(text: str) -> int:
 LOG_LEVELS = ("CRITICAL", "ERROR", "WARNING", "INFO", "DEBUG")
 
 
-def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+class _RaisingParser(argparse.ArgumentParser):
+    """A parser whose errors are CLIErrors, for arguments checked ahead of time."""
+
+    def error(self, message: str) -> NoReturn:
+        raise CLIError(message)
+
+
+def check_crawl_args(sites: str, extra: list[str]) -> None:
+    """Refuse crawl arguments `sitesift crawl` would reject, and bad -s values:
+    a scheduled job should fail when it is added, not at every run."""
+    if {"-h", "--help"} & set(extra):
+        raise CLIError("--help is not a crawl argument")
+    try:
+        args = build_parser(_RaisingParser).parse_args(["crawl", sites, *extra])
+    except SystemExit:  # an abbreviation of --help
+        raise CLIError("--help is not a crawl argument") from None
+    settings = _project_settings(args.set, args.loglevel)
+    _check_settings(settings, only={pair.partition("=")[0].strip() for pair in args.set})
+
+
+def build_parser(parser_class: type[argparse.ArgumentParser] = argparse.ArgumentParser
+                 ) -> argparse.ArgumentParser:  # fmt: skip
+    parser = parser_class(
         prog="sitesift",
         description="Crawl a list of sites, classify every page and extract clean "
         "articles and list records (English and Chinese).",

@@ -33,12 +33,14 @@ def default_db() -> str:
     return _project_settings([], None).get("SITESIFT_DB")
 
 
-def open_db(url: str | None, *, must_exist: bool = True) -> tuple[Engine, str]:
-    """The engine for ``--db`` (or the default); a missing SQLite file is an
-    error for commands that only read."""
+def open_db(url: str | None, *, create: bool = False) -> tuple[Engine, str]:
+    """The engine for ``--db`` (or the default). Only commands that may
+    start a database (``create``) make one; the others need one sitesift
+    made: a command that reads must not add sitesift's tables to a foreign
+    database."""
     from sqlalchemy.engine import make_url
 
-    from pipelines.schema import DatabaseError, connect
+    from pipelines.schema import DatabaseError, connect, open_existing
 
     url = url or default_db()
     try:
@@ -47,10 +49,10 @@ def open_db(url: str | None, *, must_exist: bool = True) -> tuple[Engine, str]:
         raise _cli_error(f"bad database URL {url!r}") from None
     database = parsed.database
     is_file = parsed.get_backend_name() == "sqlite" and database not in (None, "", ":memory:")
-    if must_exist and is_file and not Path(database).exists():
+    if not create and is_file and not Path(database).exists():
         raise _cli_error(f"no database at {database} (crawl first, or pass --db URL)")
     try:
-        return connect(url), url
+        return (connect(url) if create else open_existing(url)), url
     except DatabaseError as exc:
         raise _cli_error(str(exc)) from None
 
@@ -202,12 +204,18 @@ def _redis_status(redis_url: str) -> int:
 def cmd_schedule(args: argparse.Namespace) -> int:
     from crawler import scheduler as sched
 
-    engine, url = open_db(args.db, must_exist=args.action != "add")
+    engine, url = open_db(args.db, create=args.action == "add")  # add may start a database
     try:
         if args.action == "add":
             try:
                 extra = shlex.split(args.crawl_args)
             except ValueError as exc:
+                raise _cli_error(f"--crawl-args: {exc}") from None
+            from crawler.cli import check_crawl_args
+
+            try:
+                check_crawl_args(args.sites, extra)
+            except CLIError as exc:
                 raise _cli_error(f"--crawl-args: {exc}") from None
             job = sched.add_job(engine, args.name, args.sites, cron=args.cron, every=args.every,
                                 crawl_args=extra)  # fmt: skip
@@ -235,8 +243,11 @@ def cmd_scheduler(args: argparse.Namespace) -> int:
     from crawler.scheduler import ScheduleError, Scheduler
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s [%(name)s] %(message)s")
-    engine, url = open_db(args.db, must_exist=False)
+    from crawler.cli import _check_settings
+
     settings = _settings()
+    _check_settings(settings)
+    engine, url = open_db(args.db, create=True)
     tick = args.tick if args.tick is not None else settings.getfloat("SITESIFT_SCHEDULER_TICK")
     lease = settings.getfloat("SITESIFT_SCHEDULER_LEASE")
     try:

@@ -215,9 +215,12 @@ class Running:
     started: datetime
 
 
-def launch(engine: Engine, db_url: str, job: Job, log_dir: Path | None) -> Running:
+def launch(
+    engine: Engine, db_url: str, job: Job, log_dir: Path | None, *, foreground: bool = False
+) -> Running:
     """Start the job's crawl as its own process (its own session: a
-    scheduler's Ctrl-C does not kill it)."""
+    scheduler's Ctrl-C does not kill it). In the ``foreground`` (run-now) its
+    output goes to the terminal: the user sees why a crawl failed."""
     log = None
     if log_dir is not None:
         log_dir.mkdir(parents=True, exist_ok=True)
@@ -227,8 +230,8 @@ def launch(engine: Engine, db_url: str, job: Job, log_dir: Path | None) -> Runni
     process = subprocess.Popen(
         crawl_command(job, db_url),
         stdin=subprocess.DEVNULL,
-        stdout=log or subprocess.DEVNULL,
-        stderr=log or subprocess.DEVNULL,
+        stdout=None if foreground else log or subprocess.DEVNULL,
+        stderr=None if foreground else log or subprocess.DEVNULL,
         start_new_session=True,
     )
     now = utcnow()  # the period's run is taken: the next one is due after it
@@ -276,7 +279,7 @@ def run_now(engine: Engine, db_url: str, name: str, lease: float = 60.0) -> int:
     job = claim(engine, name, lease, force=True)
     if job is None:
         raise ScheduleError(f"job {name!r} is running already")
-    running = launch(engine, db_url, job, None)
+    running = launch(engine, db_url, job, None, foreground=True)
     while running.process.poll() is None:
         _set(engine, name, lease_until=utcnow() + timedelta(seconds=lease))
         time.sleep(min(lease / 3, 2.0))

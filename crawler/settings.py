@@ -8,6 +8,8 @@ overridden with ``-s NAME=VALUE`` on the command line, and every
 from __future__ import annotations
 
 import os
+from collections.abc import Collection
+from typing import Any
 
 BOT_NAME = "sitesift"
 SPIDER_MODULES = ["crawler.spiders"]
@@ -232,21 +234,92 @@ SPIDER_MIDDLEWARES = globals().get("SPIDER_MIDDLEWARES", {}) | {
 }
 
 
+# Settings that take one of a few words (read in lower case, as their readers do).
+_choices: dict[str, tuple[str, ...]] = {
+    "SITESIFT_SCREENSHOTS": ("none", "group", "all"),
+    "SITESIFT_SCREENSHOT_FORMAT": ("webp", "png"),
+}
+# Scrapy numbers users often pass with -s; checked like sitesift's own. Scrapy
+# reads DOWNLOAD_TIMEOUT as a float although its default here is whole.
+_checked_scrapy: dict[str, type] = {
+    "DOWNLOAD_TIMEOUT": float,
+    "DOWNLOAD_DELAY": float,
+    "CONCURRENT_REQUESTS": int,
+    "CONCURRENT_REQUESTS_PER_DOMAIN": int,
+    "DEPTH_LIMIT": int,
+    "DOWNLOAD_MAXSIZE": int,
+}
+# The type of every checked setting, taken from its default before the
+# environment overrides it.
+_kinds: dict[str, type] = {
+    name: type(value) for name, value in globals().items() if name.startswith("SITESIFT_")
+} | _checked_scrapy
+_takes = {
+    bool: "true or false (or 1 or 0)",
+    int: "a whole number",
+    float: "a number",
+}
+_env_true, _env_false = ("1", "true", "yes", "on"), ("0", "false", "no", "off", "")
+
+
+def check_settings(settings: Any, only: Collection[str] | None = None) -> list[str]:  # noqa: ANN401
+    """What is wrong with the checked settings (from -s or the environment;
+    those named in ``only``), one line each: a bad value must stop the crawl
+    before it starts, not fail in every request or be silently ignored."""
+    from scrapy.settings import SETTINGS_PRIORITIES
+
+    problems = []
+    for name, kind in _kinds.items():
+        if only is not None and name not in only:
+            continue
+        value = settings.get(name)
+        by_hand = (settings.getpriority(name) or 0) >= SETTINGS_PRIORITIES["cmdline"]
+        source = "" if by_hand else _from_env(name)
+        if name in _choices:
+            if str(value).lower() not in _choices[name]:
+                problems.append(
+                    f"{name}={value!r}{source} takes one of {', '.join(_choices[name])}"
+                )
+            continue
+        if name == "SITESIFT_EXTRACT_METHOD":
+            from extractors import METHODS
+
+            if value not in METHODS:
+                problems.append(f"{name}={value!r}{source} takes one of {', '.join(METHODS)}")
+            continue
+        read = {bool: settings.getbool, int: settings.getint, float: settings.getfloat}.get(kind)
+        if read is None:
+            continue
+        try:
+            read(name)
+        except (TypeError, ValueError):
+            problems.append(f"{name}={value!r}{source} takes {_takes[kind]}")
+    return problems
+
+
+def _from_env(name: str) -> str:
+    return " (from the environment)" if name in os.environ else ""
+
+
 def _apply_env_overrides(namespace: dict[str, object]) -> None:
     """``SITESIFT_*`` environment variables override the defaults above,
-    converted to the type of the default."""
+    converted to the type of the default; a value that does not convert is
+    kept as it is, for :func:`check_settings` to report."""
     for name, default in list(namespace.items()):
         if not name.startswith("SITESIFT_") or name not in os.environ:
             continue
         raw = os.environ[name]
-        if isinstance(default, bool):
-            value: object = raw.strip().lower() in ("1", "true", "yes", "on")
-        elif isinstance(default, int):
-            value = int(raw)
-        elif isinstance(default, float):
-            value = float(raw)
-        else:
-            value = raw
+        value: object = raw
+        try:
+            if isinstance(default, bool):
+                word = raw.strip().lower()
+                value = True if word in _env_true else False if word in _env_false else raw
+            elif isinstance(default, int):
+                value = int(raw)
+            elif isinstance(default, float):
+                value = float(raw)
+        except ValueError:
+            pass
         namespace[name] = value
 
 

@@ -364,6 +364,38 @@ def connect(url: str, *, create: bool = True) -> Engine:
     return engine
 
 
+def open_existing(url: str) -> Engine:
+    """Open a database sitesift already wrote (upgraded if it is older, as a
+    crawl would), creating nothing: commands that only read must not turn
+    another app's database (or an empty file) into a sitesift one."""
+    try:
+        # a bare engine: the pragmas of connect() would set WAL mode on any file
+        probe = create_engine(url)
+    except (ArgumentError, NoSuchModuleError, ImportError) as exc:
+        raise DatabaseError(f"bad database URL {url!r}: {exc}") from None
+    shown = probe.url.render_as_string(hide_password=True)
+    try:
+        with probe.connect() as conn:
+            found = None
+            if inspect(conn).has_table(schema_info.name):
+                query = select(schema_info.c.version).where(schema_info.c.id == 1)
+                found = conn.execute(query).scalar()
+    except (OperationalError, DBAPIError) as exc:
+        raise DatabaseError(
+            f"cannot open database {shown}: {error_line(exc)}{_sqlite_hint(probe)}"
+        ) from None
+    finally:
+        probe.dispose()
+    if found is None:
+        raise DatabaseError(
+            f"{shown} is not a sitesift database (no schema_info table); run a crawl into it first"
+        )
+    if found > SCHEMA_VERSION:
+        raise DatabaseError(f"database {shown} has schema version {found}, newer than this "
+                            f"sitesift ({SCHEMA_VERSION}): upgrade")  # fmt: skip
+    return connect(url)  # migrates an older sitesift schema, as every open did
+
+
 def _sqlite_hint(engine: Engine) -> str:
     """Why SQLite could not open its file, when the folder says it."""
     database = engine.url.database

@@ -265,3 +265,93 @@ def test_extract_url_cut_short(serve: Callable[[Handler], str]) -> None:
         h.close_connection = True
 
     assert_clean_error(sitesift("extract", serve(short)), "ended after 28 of 1000 bytes")
+
+
+# -- settings are checked before the crawl starts ---------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("setting", "words"),
+    [
+        ("SITESIFT_MAX_PAGES=abc", "SITESIFT_MAX_PAGES='abc' takes a whole number"),
+        ("DOWNLOAD_TIMEOUT=abc", "DOWNLOAD_TIMEOUT='abc' takes a number"),
+        ("SITESIFT_DENY_PRIVATE=maybe", "SITESIFT_DENY_PRIVATE='maybe' takes true or false"),
+        ("SITESIFT_SCREENSHOTS=bogus", "SITESIFT_SCREENSHOTS='bogus' takes one of none, group"),
+        ("SITESIFT_EXTRACT_METHOD=nope", "SITESIFT_EXTRACT_METHOD='nope' takes one of"),
+    ],
+)
+def test_a_bad_setting_stops_the_crawl(
+    tmp_path: Path, sites: Path, setting: str, words: str
+) -> None:
+    db = tmp_path / "x.db"
+    proc = sitesift("crawl", str(sites), "--db", f"sqlite:///{db}", "-s", setting)
+    assert_clean_error(proc, words)
+    assert "Spider error" not in proc.stderr and not db.exists()  # refused before it started
+
+
+def test_a_bad_setting_from_the_environment(tmp_path: Path, sites: Path) -> None:
+    db = f"sqlite:///{tmp_path / 'x.db'}"
+    proc = sitesift("crawl", str(sites), "--db", db, env={"SITESIFT_CRAWL_DELAY_CAP": "soon"})
+    assert_clean_error(proc, "SITESIFT_CRAWL_DELAY_CAP='soon' (from the environment) takes a")
+
+
+def test_good_settings_are_not_refused(tmp_path: Path) -> None:
+    from tests.local_site import serving
+
+    db = tmp_path / "x.db"
+    sites = tmp_path / "sites.txt"
+    good = ["DOWNLOAD_TIMEOUT=2.5", "SITESIFT_DENY_PRIVATE=False", "SITESIFT_SCREENSHOTS=NONE",
+            "SITESIFT_MAX_PAGES=2", "CONCURRENT_REQUESTS=4"]  # fmt: skip
+    with serving(lambda path: "<html><body><p>Hello.</p></body></html>") as url:
+        sites.write_text(url + "\n")
+        settings = [arg for pair in good for arg in ("-s", pair)]
+        env = {"SITESIFT_FOLLOW_FEEDS": "off", "SITESIFT_CRAWL_DELAY_CAP": "0"}
+        proc = sitesift("crawl", str(sites), "--db", f"sqlite:///{db}", *settings, env=env)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    import sqlite3
+
+    with sqlite3.connect(db) as conn:
+        assert conn.execute("select count(*) from pages where outcome = 'ok'").fetchone()[0] >= 1
+
+
+# -- commands that read never create a database --------------------------------------
+
+
+def _tables(db: Path) -> list[str]:
+    import sqlite3
+
+    with contextlib.closing(sqlite3.connect(db)) as conn:
+        return [r[0] for r in conn.execute("select name from sqlite_master where type='table'")]
+
+
+@pytest.mark.parametrize(
+    "command",
+    [["status"], ["export", "-o", "OUT"], ["schedule", "list"], ["prune-screenshots"]],
+)
+def test_reading_commands_leave_a_foreign_database_alone(
+    tmp_path: Path, command: list[str]
+) -> None:
+    import sqlite3
+
+    foreign, empty = tmp_path / "other.db", tmp_path / "empty.db"
+    with contextlib.closing(sqlite3.connect(foreign)) as conn:
+        conn.execute("create table notes (x text)")
+        conn.commit()
+    empty.touch()
+    args = [str(tmp_path / "out.jsonl") if arg == "OUT" else arg for arg in command]
+    for db in (foreign, empty):
+        proc = sitesift(*args, "--db", f"sqlite:///{db}", cwd=tmp_path)
+        assert_clean_error(proc, "is not a sitesift database (no schema_info table)")
+    assert _tables(foreign) == ["notes"] and empty.stat().st_size == 0
+    proc = sitesift(*args, "--db", f"sqlite:///{tmp_path / 'none.db'}", cwd=tmp_path)
+    assert_clean_error(proc, "no database at")
+    assert not (tmp_path / "none.db").exists()
+
+
+def test_status_reads_a_crawled_database(tmp_path: Path, sites: Path) -> None:
+    db = f"sqlite:///{tmp_path / 'x.db'}"
+    crawl = sitesift("crawl", str(sites), "--db", db, "-s", "RETRY_TIMES=0")
+    assert crawl.returncode == 0, crawl.stderr[-2000:]
+    proc = sitesift("status", "--db", db, cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert "127.0.0.1:9: 1 failed" in proc.stdout

@@ -303,3 +303,39 @@ def test_a_run_due_while_the_scheduler_is_down_happens_once(tmp_path: Path) -> N
         starts = web.requested_paths("en").count("/")
     assert [r.finish_reason for r in _job_runs(db, "demo")] == ["finished"]
     assert starts == 1
+
+
+@pytest.mark.parametrize(
+    ("crawl_args", "words"),
+    [
+        ("--max-pages abc", "--crawl-args: argument --max-pages: expected a whole number"),
+        ("--bogus", "--crawl-args: unrecognized arguments: --bogus"),
+        ("-s SITESIFT_MAX_PAGES=abc", "SITESIFT_MAX_PAGES='abc' takes a whole number"),
+        ("-s NOEQUALS", "-s takes NAME=VALUE"),
+        ("--help", "--help is not a crawl argument"),
+    ],
+)
+def test_crawl_args_are_checked_when_the_job_is_added(
+    tmp_path: Path, crawl_args: str, words: str
+) -> None:
+    sites = tmp_path / "sites.txt"
+    sites.write_text("http://127.0.0.1:9/\n")
+    db = f"sqlite:///{tmp_path / 'j.db'}"
+    proc = sitesift("schedule", "add", "bad", "--sites", str(sites), "--every", "1h",
+                    f"--crawl-args={crawl_args}", "--db", db)  # fmt: skip
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr, proc.stderr
+    (line,) = proc.stderr.strip().splitlines()  # one line, no usage text
+    assert words in line
+    assert sitesift("schedule", "list", "--db", db).stdout == ""  # nothing was added
+
+
+def test_run_now_shows_why_the_crawl_failed(tmp_path: Path) -> None:
+    sites = tmp_path / "gone-sites.txt"
+    sites.write_text("http://127.0.0.1:9/\n")
+    db = f"sqlite:///{tmp_path / 'j.db'}"
+    add = sitesift("schedule", "add", "bad", "--sites", str(sites), "--every", "1h", "--db", db)
+    assert add.returncode == 0, add.stderr
+    sites.unlink()  # the crawl will refuse to start
+    run = sitesift("schedule", "run-now", "bad", "--db", db)
+    assert run.returncode == 1 and "bad: crawl exited with status 2" in run.stdout
+    assert "sitesift: error:" in run.stderr and "gone-sites.txt" in run.stderr, run.stderr

@@ -6,7 +6,14 @@ from __future__ import annotations
 import pytest
 from sqlalchemy import create_engine, inspect, select, text, update
 
-from pipelines.schema import SCHEMA_VERSION, DatabaseError, connect, metadata, schema_info
+from pipelines.schema import (
+    SCHEMA_VERSION,
+    DatabaseError,
+    connect,
+    metadata,
+    open_existing,
+    schema_info,
+)
 
 # The version 1 schema as sitesift 0.1 created it (pages, sites, crawl_runs).
 V1_DDL = [
@@ -89,5 +96,27 @@ def test_version_2_gains_the_multipage_columns(db_url: str) -> None:
     assert "ix_articles_part_of" in {i["name"] for i in inspector.get_indexes("articles")}
     with engine.connect() as conn:
         assert conn.execute(text("SELECT text FROM articles")).scalar() == "kept"
+        assert conn.execute(select(schema_info.c.version)).scalar() == SCHEMA_VERSION
+    engine.dispose()
+
+
+def test_open_existing_creates_nothing(db_url: str) -> None:
+    raw = create_engine(db_url)
+    with raw.begin() as conn:
+        conn.execute(text("CREATE TABLE other_app (x INTEGER)"))
+    with pytest.raises(DatabaseError, match="not a sitesift database"):
+        open_existing(db_url)
+    assert inspect(raw).get_table_names() == ["other_app"]
+    raw.dispose()
+
+
+def test_open_existing_upgrades_an_older_sitesift_database(db_url: str) -> None:
+    connect(db_url).dispose()
+    engine = connect(db_url)
+    with engine.begin() as conn:
+        conn.execute(update(schema_info).values(version=SCHEMA_VERSION - 1))
+    engine.dispose()
+    engine = open_existing(db_url)
+    with engine.connect() as conn:
         assert conn.execute(select(schema_info.c.version)).scalar() == SCHEMA_VERSION
     engine.dispose()
