@@ -307,7 +307,9 @@ def add_data_commands(sub: Any) -> None:  # noqa: ANN401 - argparse's private su
                      help="file (jsonl, csv; - for stdout) or folder (markdown)")  # fmt: skip
     exp.add_argument("--site", action="append", default=[], help="only this site (host[:port])")
     exp.add_argument("--language", action="append", default=[], help="only this language")
-    exp.add_argument("--page-type", action="append", default=[], help="only this page type")
+    exp.add_argument("--page-type", action="append", default=[], choices=("article", "other"),
+                     help="only this page type (repeatable); list pages keep their records "
+                     "in the list_records table, not exported here")  # fmt: skip
     exp.add_argument("--url-group", action="append", default=[],
                      help="only this URL group; * is a wildcard")  # fmt: skip
     exp.add_argument("--since", help="from this date (ISO 8601, UTC unless a zone is given)")

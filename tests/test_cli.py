@@ -355,3 +355,9 @@ def test_status_reads_a_crawled_database(tmp_path: Path, sites: Path) -> None:
     proc = sitesift("status", "--db", db, cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr
     assert "127.0.0.1:9: 1 failed" in proc.stdout
+
+
+def test_export_page_type_offers_only_what_articles_hold(tmp_path: Path) -> None:
+    # List pages keep records, not articles: asking for them exported nothing.
+    proc = sitesift("export", "--db", f"sqlite:///{tmp_path / 'x.db'}", "--page-type", "list")
+    assert_clean_error(proc, "invalid choice: 'list'")
