@@ -10,9 +10,9 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 
 @contextmanager
-def serving(page: Callable[[str], str | None]) -> Iterator[str]:
-    """Serve ``page(path)`` as UTF-8 HTML (404 when it returns None); yields
-    the site's base URL."""
+def serving(page: Callable[[str], str | tuple[str, bytes] | None]) -> Iterator[str]:
+    """Serve ``page(path)``: a str as UTF-8 HTML, a ``(content type, bytes)``
+    pair exactly as given, None as a 404; yields the site's base URL."""
 
     class Handler(BaseHTTPRequestHandler):
         def do_GET(self) -> None:  # noqa: N802 - http.server's name
@@ -20,9 +20,11 @@ def serving(page: Callable[[str], str | None]) -> Iterator[str]:
             if body is None:
                 self.send_error(404)
                 return
-            data = body.encode()
+            ctype, data = (
+                ("text/html; charset=utf-8", body.encode()) if isinstance(body, str) else body
+            )
             self.send_response(200)
-            self.send_header("Content-Type", "text/html; charset=utf-8")
+            self.send_header("Content-Type", ctype)
             self.send_header("Content-Length", str(len(data)))
             self.end_headers()
             self.wfile.write(data)

@@ -9,12 +9,8 @@ import sqlite3
 import struct
 import subprocess
 import sys
-import threading
 import zlib
 from collections import Counter
-from collections.abc import Iterator
-from contextlib import contextmanager
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 from crawler.sitelist import SiteOptions, merge_by_host, parse_site_list
@@ -121,34 +117,6 @@ def test_the_page_cap_counts_pages_not_the_feed(tmp_path: Path) -> None:
 # -- 3. a stray NUL byte is not binary content --------------------------------------------
 
 
-@contextmanager
-def _serving_bytes(routes: dict[str, tuple[str, bytes]]) -> Iterator[str]:
-    """Serve ``routes`` (path -> content type, body) exactly as given; yields the base URL."""
-
-    class Handler(BaseHTTPRequestHandler):
-        def do_GET(self) -> None:  # noqa: N802 - http.server's name
-            if self.path not in routes:
-                self.send_error(404)
-                return
-            ctype, body = routes[self.path]
-            self.send_response(200)
-            self.send_header("Content-Type", ctype)
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
-
-        def log_message(self, *args: object) -> None:
-            pass
-
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}/"
-    finally:
-        server.shutdown()
-        server.server_close()
-
-
 def _png() -> bytes:
     """A real 1x1 PNG image."""
 
@@ -176,7 +144,7 @@ def test_a_stray_nul_keeps_the_page_and_binary_is_still_skipped(tmp_path: Path) 
     routes = {path: ("text/html", body) for path, body in BINARY_PAGES.items()}
     routes["/"] = (html, _html("Home", _links(["/nul.html", *BINARY_PAGES])).encode())
     routes["/nul.html"] = (html, page.encode())
-    with _serving_bytes(routes) as base:
+    with serving(routes.get) as base:
         rows, _ = _crawl(tmp_path, f"{base}\n")
     row = rows[base + "nul.html"]
     assert row["outcome"] == "ok", row["reason"]
