@@ -173,10 +173,15 @@ def jsonld_objects(doc: Document) -> Iterator[dict[str, Any]]:
     return iter(doc.derived("metadata.jsonld", lambda: list(_parse_jsonld(doc))))
 
 
+# XHTML-era pages wrap a script's content in CDATA, often behind comment marks
+# (``//<![CDATA[ ... //]]>``): not JSON, so it is unwrapped first.
+_CDATA = re.compile(r"^(?:(?://|/\*)\s*)?<!\[CDATA\[(?:\s*\*/)?|(?://|/\*)?\s*\]\]>(?:\s*\*/)?$")
+
+
 def _parse_jsonld(doc: Document) -> Iterator[dict[str, Any]]:
     for raw in doc.jsonld[:10]:
         try:
-            data = json.loads(raw.strip().rstrip(";"))
+            data = json.loads(_CDATA.sub("", raw.strip()).rstrip(";"))
         except (ValueError, RecursionError):
             continue
         stack = [data]

@@ -152,3 +152,11 @@ def test_a_byline_pushed_down_by_a_share_bar_is_found_before_the_body() -> None:
     meta = extract(html, fetched_at=NOW)
     assert meta.author == "Erin Cunningham"
     assert meta.published == "2024-05-03"
+
+
+def test_jsonld_wrapped_in_cdata_is_read() -> None:
+    for wrap in ("<![CDATA[{}]]>", "//<![CDATA[\n{}\n//]]>", "/*<![CDATA[*/{}/*]]>*/"):
+        ld = '{"@type":"BlogPosting","datePublished":"2024-05-03","author":{"name":"Dave Steer"}}'
+        script = f'<script type="application/ld+json">{wrap.format(ld)}</script>'
+        meta = extract_metadata(_page(script, "<h1>T</h1>"), fetched_at=NOW)
+        assert (meta.published, meta.author) == ("2024-05-03", "Dave Steer")
