@@ -182,13 +182,6 @@ def run_page(page: datasets.Page) -> PageResult:
     return result
 
 
-@dataclass(slots=True)
-class Row:
-    set: str
-    method: str
-    cells: dict[str, str]
-
-
 def score(results: Sequence[PageResult], method: str, field_: str) -> tuple[int, int, int, int]:
     """(pages with the field in truth, matched, given where the truth has it,
     close titles)."""
