@@ -391,7 +391,15 @@ def _byline_lines(
 ) -> list[str]:
     """Where a byline sits: the lines right after the headline, then the
     lines right before the main content and its first lines (share bars and
-    photo credits can push a byline past the first window)."""
+    photo credits can push a byline past the first window). Read once for
+    the date and the author."""
+    key = ("metadata.byline", id(heading), id(main), params)
+    return list(doc.derived(key, lambda: _find_byline_lines(doc, heading, main, params)))
+
+
+def _find_byline_lines(
+    doc: Document, heading: etree._Element | None, main: etree._Element | None, params: Params
+) -> list[str]:
     lines = _lines_after(doc, heading, params.byline_window)
     if main is not None and main in doc.stats:
         start = doc.stats[main].line
