@@ -50,6 +50,16 @@ _BYLINE = re.compile(
     re.I,
 )
 _HAS_DATE = re.compile(r"(19|20)\d\d")
+# A timestamp in any language: a year and a clock time with at most a few
+# words around them (a weekday, a month's name, a time zone): "Senin, 20 Mei
+# 2024 18:04 WIB", "Wednesday, 12 September 2012 10:20". Three words: four
+# also took a forum's "Last edited by X (2025-11-01 15:15)"; all 3,189 pages,
+# 6 better, 1 worse (a truth that keeps its dateline).
+_CLOCK = re.compile(r"(?<![\d:])\d{1,2}:\d{2}(?![\d.])")
+_WORD = re.compile(r"[^\W\d_]+")
+MAX_TIMESTAMP_WORDS = 3
+# A dateline stands among the text's first lines.
+DATELINE_MAX_LINE = 5
 # Page controls and contact lines: font size, rating, counters, login prompts,
 # a newsroom's phone / fax.
 _FURNITURE = re.compile(
@@ -228,6 +238,25 @@ def is_boilerplate(line: str) -> bool:
     return bool(_chars(line) <= 40 and _HAS_DATE.search(line) and _DATE_ONLY.match(line))
 
 
+def _is_timestamp(line: str) -> bool:
+    return bool(
+        _chars(line) <= 40
+        and _HAS_DATE.search(line)
+        and _CLOCK.search(line)
+        and len(_WORD.findall(line)) <= MAX_TIMESTAMP_WORDS
+    )
+
+
+def drop_dateline(lines: list[str]) -> list[str]:
+    """The lines without the article's dateline: the one timestamp line of
+    the text, among its first lines. A thread stamps every post and keeps
+    its stamps."""
+    stamps = [i for i, line in enumerate(lines) if _is_timestamp(line)]
+    if len(stamps) == 1 and stamps[0] < DATELINE_MAX_LINE:
+        return lines[: stamps[0]] + lines[stamps[0] + 1 :]
+    return lines
+
+
 def strip_title(lines: list[str], titles: list[str]) -> list[str]:
     """Drop a leading headline (a line equal to the page's title) and what
     precedes it within the first few lines (SCEDD: text above the title is
@@ -303,4 +332,4 @@ def clean_lines(lines: list[str], titles: list[str] = ()) -> list[str]:  # type:
     repeated blocks and generic boilerplate."""
     lines = drop_repeated_runs(cut_comments(strip_title(lines, list(titles))))
     lines = drop_doubled_lines(lines)
-    return [line for line in lines if not is_boilerplate(line)]
+    return drop_dateline([line for line in lines if not is_boilerplate(line)])

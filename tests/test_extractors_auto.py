@@ -145,6 +145,22 @@ def test_chinese_datelines_and_site_footer_lines_are_boilerplate() -> None:
         assert not is_boilerplate(line), line
 
 
+def test_the_one_timestamp_line_at_the_top_is_a_dateline_but_a_threads_stamps_stay() -> None:
+    from extractors.boilerplate import clean_lines
+
+    body = ["Jokowi met Musk in Bali on Monday.", "They shook hands before the meeting."]
+    for stamp in ("Senin, 20 Mei 2024 18:04 WIB", "Wednesday, 12 September 2012 10:20"):
+        assert clean_lines([stamp, *body]) == body, stamp
+    # One stamp per post: a thread's stamps are its content.
+    thread = ["Senin, 20 Mei 2024 18:04 WIB", body[0], "Selasa, 21 Mei 2024 09:15 WIB", body[1]]
+    assert clean_lines(thread) == thread
+    # A stamp deep in the text is not the dateline; nor a sentence with a time.
+    late = [*body, *body, *body, "Senin, 20 Mei 2024 18:04 WIB"]
+    assert clean_lines(late) == late
+    sentence = ["At 10:30 on 3 June 2024 the doors of the new hall opened.", *body]
+    assert clean_lines(sentence) == sentence
+
+
 def test_traditional_character_furniture_is_boilerplate() -> None:
     from extractors.boilerplate import cut_comments, is_boilerplate
 
