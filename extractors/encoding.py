@@ -143,7 +143,7 @@ def _bad_bytes(data: bytes, encoding: str) -> int:
 
 
 def _has_high_bytes(data: bytes) -> bool:
-    return any(b >= 0x80 for b in data[:_DETECT_BYTES])
+    return not data[:_DETECT_BYTES].isascii()
 
 
 def _is_plausible(data: bytes, encoding: str) -> bool:
@@ -177,7 +177,7 @@ def _is_plausible(data: bytes, encoding: str) -> bool:
 def detect_encoding(data: bytes) -> str | None:
     """Guess the encoding of undeclared bytes."""
     sample = data[:_DETECT_BYTES]
-    if not any(b >= 0x80 for b in sample):
+    if not _has_high_bytes(sample):
         return "utf-8"
     if _is_utf8_prefix(sample):
         return "utf-8"
