@@ -22,7 +22,7 @@ import sys
 from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import NoReturn
+from typing import Any, NoReturn
 
 from crawler.cli_data import CLIError
 
@@ -125,7 +125,11 @@ def cmd_crawl(args: argparse.Namespace) -> int:
     process = CrawlerProcess(settings)
     crawler = process.create_crawler("site")
     for name in ("scrapy.extensions.feedexport", "scrapy.utils.signal"):
-        logging.getLogger(name).addFilter(_OneLineOSErrors())
+        logging.getLogger(name).addFilter(_OneLineErrors(OSError))
+    # A robots.txt that cannot be downloaded and a page the browser cannot
+    # load are a dead site's, recorded with their reason: no traceback.
+    for name in ("scrapy.downloadermiddlewares.robotstxt", "scrapy-playwright"):
+        logging.getLogger(name).addFilter(_OneLineErrors(Exception))
     process.crawl(crawler, sites=args.sites)
     process.start()
     stats = crawler.stats.get_stats() if crawler.stats else {}
@@ -133,7 +137,25 @@ def cmd_crawl(args: argparse.Namespace) -> int:
         print("sitesift: the feed (-o/-O) could not be written; see the error above",
               file=sys.stderr)  # fmt: skip
         return EXIT_FAILED
-    return EXIT_OK if stats.get("finish_reason") == "finished" else EXIT_FAILED
+    if stats.get("finish_reason") != "finished":
+        return EXIT_FAILED
+    if failed := _nothing_fetched(stats):
+        print(f"sitesift: no page could be fetched ({failed} failed); "
+              "the failures are recorded (sitesift status)", file=sys.stderr)  # fmt: skip
+        return EXIT_FAILED
+    return EXIT_OK
+
+
+def _nothing_fetched(stats: dict[str, Any]) -> int:
+    """The failed fetches of a crawl where every fetch failed, else 0. A
+    skipped page (not HTML, not due, a trap) is no failure: a run whose
+    every page was not due is empty, not failed."""
+    from crawler.items import Outcome
+
+    if stats.get("sitesift/pages/ok") or stats.get("sitesift/pages/unchanged"):
+        return 0
+    failures = set(Outcome) - {Outcome.OK, Outcome.SKIPPED}
+    return sum(stats.get(f"sitesift/pages/{outcome}", 0) for outcome in failures)
 
 
 def _check_log_and_job_paths(args: argparse.Namespace) -> None:
@@ -152,15 +174,22 @@ def _check_log_and_job_paths(args: argparse.Namespace) -> None:
             raise CLIError(f"cannot use job folder {args.jobdir}: {exc.strerror}") from None
 
 
-class _OneLineOSErrors(logging.Filter):
-    """Scrapy logs a feed it cannot write (a full disk) with a traceback; a
-    user needs the error in one line. Only OS errors, which are the
-    machine's, lose their stack: a bug keeps its traceback."""
+class _OneLineErrors(logging.Filter):
+    """Scrapy logs some errors with a traceback where a user needs one line
+    (a feed it cannot write on a full disk). Only errors of the given kind
+    lose their stack: for a feed, OS errors, which are the machine's; a bug
+    keeps its traceback."""
+
+    def __init__(self, kind: type[BaseException]) -> None:
+        super().__init__()
+        self.kind = kind
 
     def filter(self, record: logging.LogRecord) -> bool:
-        if record.exc_info and isinstance(record.exc_info[1], OSError):
-            record.msg, record.args = f"{record.getMessage()}: {record.exc_info[1]}", ()
-            record.exc_info, record.exc_text = None, None
+        if record.exc_info and isinstance(error := record.exc_info[1], self.kind):
+            message = record.getMessage()
+            first = str(error).split("\n", 1)[0]
+            record.msg = message if first in message else f"{message}: {first}"
+            record.args, record.exc_info, record.exc_text = (), None, None
         return True
 
 

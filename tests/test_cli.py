@@ -84,17 +84,31 @@ def test_extract_errors(args: list[str]) -> None:
     assert proc.returncode == 2 and "Traceback" not in proc.stderr
 
 
-def test_unreachable_site_is_recorded_not_fatal(tmp_path: Path) -> None:
+def test_unreachable_site_is_recorded_and_a_crawl_that_got_nothing_fails(tmp_path: Path) -> None:
     sites = tmp_path / "sites.txt"
     sites.write_text("http://127.0.0.1:9/\n")  # port 9: nothing listens
     db = tmp_path / "x.db"
     proc = sitesift("crawl", str(sites), "--db", f"sqlite:///{db}", "-s", "RETRY_TIMES=0")
-    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert proc.returncode == 1 and "Traceback" not in proc.stderr, proc.stderr[-2000:]
+    assert "no page could be fetched (1 failed)" in proc.stderr
     import sqlite3
 
     with sqlite3.connect(db) as conn:
         rows = conn.execute("select url, outcome, reason from pages").fetchall()
     assert rows and rows[0][1] == "failed" and "refused" in rows[0][2].lower()
+
+
+def test_a_dead_site_beside_a_live_one_does_not_fail_the_crawl(tmp_path: Path) -> None:
+    from tests.local_site import serving
+
+    db = tmp_path / "x.db"
+    sites = tmp_path / "sites.txt"
+    with serving(lambda path: "<html><body><p>Hello.</p></body></html>") as url:
+        sites.write_text(f"http://127.0.0.1:9/\n{url}\n")
+        proc = sitesift("crawl", str(sites), "--db", f"sqlite:///{db}", "-s", "RETRY_TIMES=0",
+                        env={"SITESIFT_CRAWL_DELAY_CAP": "0"})  # fmt: skip
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert "no page could be fetched" not in proc.stderr
 
 
 @pytest.fixture
@@ -351,7 +365,7 @@ def test_reading_commands_leave_a_foreign_database_alone(
 def test_status_reads_a_crawled_database(tmp_path: Path, sites: Path) -> None:
     db = f"sqlite:///{tmp_path / 'x.db'}"
     crawl = sitesift("crawl", str(sites), "--db", db, "-s", "RETRY_TIMES=0")
-    assert crawl.returncode == 0, crawl.stderr[-2000:]
+    assert crawl.returncode == 1, crawl.stderr[-2000:]  # its one site is dead
     proc = sitesift("status", "--db", db, cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr
     assert "127.0.0.1:9: 1 failed" in proc.stdout
