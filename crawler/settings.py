@@ -7,6 +7,7 @@ overridden with ``-s NAME=VALUE`` on the command line, and every
 
 from __future__ import annotations
 
+import math
 import os
 from collections.abc import Collection
 from typing import Any
@@ -254,6 +255,16 @@ _checked_scrapy: dict[str, type] = {
 _kinds: dict[str, type] = {
     name: type(value) for name, value in globals().items() if name.startswith("SITESIFT_")
 } | _checked_scrapy
+# Every checked number is finite and at least 0; these at least 1 (a count
+# of zero would stop the work they size), those at most 1 (shares).
+_at_least_one = frozenset({
+    "SITESIFT_MAX_PAGES", "SITESIFT_STORE_BATCH", "SITESIFT_EXTRACT_THREADS",
+    "SITESIFT_DEDUP_SHINGLE", "SITESIFT_TRAP_MAX_URL_LENGTH", "SITESIFT_SCREENSHOT_VIEWPORT_WIDTH",
+    "SITESIFT_SCREENSHOT_VIEWPORT_HEIGHT", "SITESIFT_SCREENSHOT_MAX_HEIGHT",
+    "SITESIFT_SCREENSHOT_WIDTH", "SITESIFT_SCREENSHOT_QUALITY", "SITESIFT_SCREENSHOT_BROWSER_PAGES",
+    "CONCURRENT_REQUESTS", "CONCURRENT_REQUESTS_PER_DOMAIN",
+})  # fmt: skip
+_shares = frozenset({"SITESIFT_CLASSIFY_GROUP_OVERRIDE", "SITESIFT_DEDUP_NEAR_THRESHOLD"})
 _takes = {
     bool: "true or false (or 1 or 0)",
     int: "a whole number",
@@ -291,10 +302,24 @@ def check_settings(settings: Any, only: Collection[str] | None = None) -> list[s
         if read is None:
             continue
         try:
-            read(name)
+            number = read(name)
         except (TypeError, ValueError):
             problems.append(f"{name}={value!r}{source} takes {_takes[kind]}")
+            continue
+        if kind is not bool and (out_of_range := _out_of_range(name, number)):
+            problems.append(f"{name}={value!r}{source} {out_of_range}")
     return problems
+
+
+def _out_of_range(name: str, number: float) -> str | None:
+    if not math.isfinite(number):
+        return "takes a finite number"
+    low = 1 if name in _at_least_one else 0
+    if number < low:
+        return f"must be at least {low}"
+    if name in _shares and number > 1:
+        return "is a share: at most 1"
+    return None
 
 
 def _from_env(name: str) -> str:

@@ -292,6 +292,10 @@ def test_extract_url_cut_short(serve: Callable[[Handler], str]) -> None:
         ("SITESIFT_DENY_PRIVATE=maybe", "SITESIFT_DENY_PRIVATE='maybe' takes true or false"),
         ("SITESIFT_SCREENSHOTS=bogus", "SITESIFT_SCREENSHOTS='bogus' takes one of none, group"),
         ("SITESIFT_EXTRACT_METHOD=nope", "SITESIFT_EXTRACT_METHOD='nope' takes one of"),
+        ("SITESIFT_MAX_PAGES=-5", "SITESIFT_MAX_PAGES='-5' must be at least 1"),
+        ("DOWNLOAD_DELAY=-1", "DOWNLOAD_DELAY='-1' must be at least 0"),
+        ("DOWNLOAD_TIMEOUT=inf", "DOWNLOAD_TIMEOUT='inf' takes a finite number"),
+        ("SITESIFT_DEDUP_NEAR_THRESHOLD=2", "SITESIFT_DEDUP_NEAR_THRESHOLD='2' is a share"),
     ],
 )
 def test_a_bad_setting_stops_the_crawl(
