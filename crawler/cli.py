@@ -324,8 +324,12 @@ def check_crawl_args(sites: str, extra: list[str]) -> None:
         args = build_parser(_RaisingParser).parse_args(["crawl", sites, *extra])
     except SystemExit:  # an abbreviation of --help
         raise CLIError("--help is not a crawl argument") from None
+    names = {pair.partition("=")[0].strip() for pair in args.set}
+    if args.db is not None or "SITESIFT_DB" in names:
+        raise CLIError("a job crawls into the schedule's database: give --db to "
+                       "'sitesift schedule', not in --crawl-args")  # fmt: skip
     settings = _project_settings(args.set, args.loglevel)
-    _check_settings(settings, only={pair.partition("=")[0].strip() for pair in args.set})
+    _check_settings(settings, only=names)
 
 
 def build_parser(parser_class: type[argparse.ArgumentParser] = argparse.ArgumentParser

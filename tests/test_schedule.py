@@ -313,6 +313,8 @@ def test_a_run_due_while_the_scheduler_is_down_happens_once(tmp_path: Path) -> N
         ("-s SITESIFT_MAX_PAGES=abc", "SITESIFT_MAX_PAGES='abc' takes a whole number"),
         ("-s NOEQUALS", "-s takes NAME=VALUE"),
         ("--help", "--help is not a crawl argument"),
+        ("--db sqlite:///other.db", "give --db to 'sitesift schedule', not in --crawl-args"),
+        ("-s SITESIFT_DB=sqlite:///other.db", "give --db to 'sitesift schedule'"),
     ],
 )
 def test_crawl_args_are_checked_when_the_job_is_added(
