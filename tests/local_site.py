@@ -10,15 +10,24 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 
 @contextmanager
-def serving(page: Callable[[str], str | tuple[str, bytes] | None]) -> Iterator[str]:
+def serving(
+    page: Callable[[str], str | tuple[str, bytes] | tuple[int, str] | None],
+) -> Iterator[str]:
     """Serve ``page(path)``: a str as UTF-8 HTML, a ``(content type, bytes)``
-    pair exactly as given, None as a 404; yields the site's base URL."""
+    pair exactly as given, a ``(3xx status, location)`` pair as a redirect,
+    None as a 404; yields the site's base URL."""
 
     class Handler(BaseHTTPRequestHandler):
         def do_GET(self) -> None:  # noqa: N802 - http.server's name
             body = page(self.path)
             if body is None:
                 self.send_error(404)
+                return
+            if isinstance(body, tuple) and isinstance(body[0], int):
+                self.send_response(body[0])
+                self.send_header("Location", str(body[1]))
+                self.send_header("Content-Length", "0")
+                self.end_headers()
                 return
             ctype, data = (
                 ("text/html; charset=utf-8", body.encode()) if isinstance(body, str) else body

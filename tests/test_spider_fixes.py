@@ -114,6 +114,26 @@ def test_the_page_cap_counts_pages_not_the_feed(tmp_path: Path) -> None:
     assert not [path for path, n in Counter(requested).items() if n > 1 and path != "/robots.txt"]
 
 
+def test_a_redirected_page_counts_once_against_the_cap(tmp_path: Path) -> None:
+    def site(path: str) -> str | tuple[int, str] | None:
+        # A chain: each moved page links the next, so the cap is checked
+        # after the redirects before it were followed.
+        if path == "/":
+            return _html("Home", _links(["/old/1.html"]))
+        if path.startswith("/old/"):
+            return 301, path.replace("/old/", "/new/")
+        if path.startswith("/new/"):
+            n = int(path.removeprefix("/new/").removesuffix(".html"))
+            return _html(f"Page {n}", _links([f"/old/{n + 1}.html"]))
+        return None
+
+    with serving(site) as base:
+        rows, _ = _crawl(tmp_path, f"{base}\n", "--max-pages", "5")
+    # Each moved page is one page (its URL and its target), not two.
+    assert len(rows) == 5 and {row["outcome"] for row in rows.values()} == {"ok"}
+    assert sum(1 for row in rows.values() if "/new/" in (row["final_url"] or "")) == 4
+
+
 # -- 3. a stray NUL byte is not binary content --------------------------------------------
 
 

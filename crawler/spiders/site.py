@@ -89,6 +89,9 @@ class SiteSpider(Spider):
         self.by_host: dict[str, SiteSpec] = {spec.host: spec for spec in self.sites}
         self.grouper: URLGrouper | SharedGrouper = URLGrouper()
         self.seen: dict[str, set[str]] = {spec.host: set() for spec in self.sites}  # pages only
+        # Pages scheduled per site, against its page cap: a redirect's target
+        # is seen (never fetched again) but not a second page.
+        self.scheduled: dict[str, int] = dict.fromkeys(self.seen, 0)
         self.aux: set[str] = set()  # robots.txt, sitemaps, feeds: requested, not pages
         self.trapped: set[str] = set()
         self.traps = TrapGuard()
@@ -171,7 +174,7 @@ class SiteSpider(Spider):
             self.crawler.stats.inc_value("sitesift/skipped/too_deep")
             return None
         scheduled = (
-            len(self.seen[spec.host]) if self.shared is None else self.shared.count_seen(spec.host)
+            self.scheduled[spec.host] if self.shared is None else self.shared.count_seen(spec.host)
         )
         if scheduled >= self.max_pages(spec):
             self.crawler.stats.inc_value("sitesift/skipped/page_cap")
@@ -210,7 +213,9 @@ class SiteSpider(Spider):
     def _mark_seen(self, spec: SiteSpec, url: str) -> bool:
         """Record ``url`` as scheduled; False when it already was (by any
         worker of a distributed crawl)."""
-        self.seen[spec.host].add(url)
+        if url not in self.seen[spec.host]:
+            self.scheduled[spec.host] += 1
+            self.seen[spec.host].add(url)
         return self.shared is None or self.shared.add_seen(spec.host, url)
 
     def _validators(self, url: str) -> dict[str, str]:
