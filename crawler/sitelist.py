@@ -30,6 +30,7 @@ __all__ = [
     "SiteListFileError",
     "SiteOptions",
     "SiteSpec",
+    "bare_host",
     "merge_by_host",
     "parse_site_list",
     "read_site_list",
@@ -78,10 +79,15 @@ class SiteSpec:
             path_prefixes=(prefix,),
         )
 
+    def on_host(self, url: str) -> bool:
+        """Whether ``url`` is on the site's host (``www.`` or not, either
+        scheme), any path: where its robots.txt, sitemaps and feeds live."""
+        return bare_host(host_of(url)) == bare_host(self.host)
+
     def in_scope(self, url: str) -> bool:
-        """Same host (``www.`` or not, either scheme) and a path under one of ``path_prefixes``."""
+        """On the site's host and a path under one of ``path_prefixes``."""
         canonical = canonicalize_url(url)
-        if canonical is None or _bare_host(host_of(canonical)) != _bare_host(self.host):
+        if canonical is None or not self.on_host(canonical):
             return False
         path = _path_of(canonical)
         return any(path.startswith(p) or path + "/" == p for p in self.path_prefixes)
@@ -157,18 +163,20 @@ def parse_site_list(
 def merge_by_host(
     specs: list[SiteSpec], source: str = "<sites>"
 ) -> tuple[list[SiteSpec], list[str]]:
-    """One spec per host, in file order: the crawl keys its seen set, page cap
-    and download slot on the host, so lines of one host make one site with all
-    their start URLs and scopes and its first line's options. Also returns a
-    warning for each later line whose options are ignored for that reason."""
+    """One spec per host (``www.`` or not), in file order: the crawl keys its
+    seen set, page cap and download slot on the site, so lines of one host
+    make one site with all their start URLs and scopes, and its first line's
+    host and options. Also returns a warning for each later line whose
+    options are ignored for that reason."""
     merged: dict[str, SiteSpec] = {}
     warnings: list[str] = []
     for spec in specs:
-        site = merged.get(spec.host)
+        key = bare_host(spec.host)
+        site = merged.get(key)
         if site is None:
-            merged[spec.host] = spec
+            merged[key] = spec
             continue
-        merged[spec.host] = replace(
+        merged[key] = replace(
             site,
             start_urls=site.start_urls + spec.start_urls,
             path_prefixes=_prefix_union(site.path_prefixes + spec.path_prefixes),
@@ -333,5 +341,6 @@ def _path_of(canonical: str) -> str:
     return after_host[slash:].split("?", 1)[0] if slash >= 0 else "/"
 
 
-def _bare_host(hostport: str) -> str:
+def bare_host(hostport: str) -> str:
+    """The host a site is known by: ``www.h`` and ``h`` are one site."""
     return hostport.removeprefix("www.")

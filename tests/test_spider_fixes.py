@@ -88,6 +88,10 @@ def test_lines_of_one_host_merge_into_one_site() -> None:
     ]
     whole, _ = merge_by_host(parse_site_list("http://h.example/a/\nhttp://h.example/\n")[0])
     assert whole[0].path_prefixes == ("/",)
+    # www.h and h are one site (one scope, one page cap), spelt as first given.
+    www, _ = merge_by_host(parse_site_list("http://www.h.example/a/\nhttps://h.example/b/\n")[0])
+    assert [(s.host, s.path_prefixes) for s in www] == [("www.h.example", ("/a/", "/b/"))]
+    assert www[0].on_host("https://h.example/feed.xml") and www[0].in_scope("http://h.example/b/1")
 
 
 # -- 2. the page cap on a site with a feed ------------------------------------------------

@@ -39,7 +39,7 @@ from crawler.distributed import RECOVERED, SharedGrouper, SharedState, shared_st
 from crawler.failures import describe_failure
 from crawler.items import Outcome, PageItem
 from crawler.middlewares.retry_after import RETRY_AFTER_META
-from crawler.sitelist import SiteSpec, merge_by_host, read_site_list
+from crawler.sitelist import SiteSpec, bare_host, merge_by_host, read_site_list
 from crawler.throttle import META_KEY as DELAY_META
 from crawler.traps import TrapGuard, TrapParams
 from crawler.urlgroups import URLGrouper
@@ -87,6 +87,7 @@ class SiteSpider(Spider):
         for warning in warnings:
             logger.warning("site list: %s", warning)
         self.by_host: dict[str, SiteSpec] = {spec.host: spec for spec in self.sites}
+        self._by_bare_host = {bare_host(spec.host): spec for spec in self.sites}
         self.grouper: URLGrouper | SharedGrouper = URLGrouper()
         self.seen: dict[str, set[str]] = {spec.host: set() for spec in self.sites}  # pages only
         # Pages scheduled per site, against its page cap: a redirect's target
@@ -271,7 +272,7 @@ class SiteSpider(Spider):
             return []
         done = self._resumed() | self._not_due()
         for url in done:
-            spec = self.by_host.get(host_of(url) or "")
+            spec = self.site_of(url)
             if spec is not None:
                 self._mark_seen(spec, url)
         requests: list[Request | PageItem] = []
@@ -312,10 +313,14 @@ class SiteSpider(Spider):
         self.crawler.stats.set_value("sitesift/recrawl/not_due", len(done))
         return done
 
+    def site_of(self, url: str) -> SiteSpec | None:
+        """The site a URL's host belongs to (``www.`` or not)."""
+        return self._by_bare_host.get(bare_host(host_of(url) or ""))
+
     def _follow_stored(
         self, url: str, html: str, *, reclaim: bool = False
     ) -> Iterator[Request | PageItem]:
-        spec = self.by_host.get(host_of(url) or "")
+        spec = self.site_of(url)
         if spec is None:
             return
         doc = Document(html, url=url)
@@ -366,7 +371,7 @@ class SiteSpider(Spider):
         candidates = sitemaps or [f"{origin[0]}//{origin[2]}/sitemap.xml"]
         for url in candidates:
             url = canonicalize_url(url)
-            if url and host_of(url) == spec.host:
+            if url and spec.on_host(url):
                 yield from self._aux_request(spec, url, self.parse_sitemap)
 
     def _aux_request(self, spec: SiteSpec, url: str, callback: Any) -> Iterator[Request]:
@@ -399,7 +404,7 @@ class SiteSpider(Spider):
             if not url:
                 continue
             if sitemap.type == "sitemapindex":
-                if host_of(url) == spec.host:
+                if spec.on_host(url):
                     yield from self._aux_request(spec, url, self.parse_sitemap)
             else:
                 request = self.page_request(spec, url, 1, referer=response.url)
@@ -553,7 +558,7 @@ class SiteSpider(Spider):
         if self.settings.getbool("SITESIFT_FOLLOW_FEEDS"):
             for href in doc.feeds:
                 url = canonicalize_url(href, base=base)
-                if url and host_of(url) == spec.host:
+                if url and spec.on_host(url):
                     yield from self._aux_request(spec, url, self.parse_feed)
         for href in doc.hrefs:
             url = canonicalize_url(href, base=base)
