@@ -169,97 +169,83 @@ class Paragraph:
 # -- stage 1: paragraphs ------------------------------------------------------
 
 
-class _ParagraphMaker:
-    """jusText's ParagraphMaker on lxml's start/end events of the shared tree."""
-
-    def __init__(self, root: etree._Element) -> None:
-        self.paragraphs: list[Paragraph] = []
-        self.parts: list[str] = []
-        self.link_chars = 0
-        self.links = self.headings = self.selects = 0  # open <a>, <hN>, <select>
-        self.blocks: list[etree._Element] = [root]
-        self.br = False
-        self.start_heading = False
-        self.start_select = False
-        self.start_block = root
-
-    def new_paragraph(self) -> None:
-        text = collapse_ws("".join(self.parts)) if self.parts else ""
-        if text:
-            self.paragraphs.append(
-                Paragraph(
-                    text=text,
-                    link_chars=min(self.link_chars, len(text)),
-                    element=self.start_block,
-                    heading=self.start_heading,
-                    in_select=self.start_select,
-                )
-            )
-        self.parts.clear()
-        self.link_chars = 0
-        self.start_heading = self.headings > 0
-        self.start_select = self.selects > 0
-        self.start_block = self.blocks[-1]
-
-    def add_text(self, text: str | None) -> None:
-        if not text or text.isspace():
-            return
-        text = _WS.sub(" ", text)
-        self.parts.append(text)
-        if self.links:
-            self.link_chars += len(text.strip())
-        if self.selects:
-            self.start_select = True
-        self.br = False
-
-    def start(self, el: etree._Element) -> None:
-        tag = el.tag
-        self._count(tag, 1)
-        if tag in PARAGRAPH_TAGS or (tag == "br" and self.br):
-            if tag != "br":
-                self.blocks.append(el)
-            self.br = False
-            self.new_paragraph()
-        else:
-            self.br = tag == "br"
-            if self.br:
-                self.parts.append(" ")
-        self.add_text(el.text)
-
-    def end(self, el: etree._Element) -> None:
-        tag = el.tag
-        self._count(tag, -1)
-        if tag in PARAGRAPH_TAGS:
-            if len(self.blocks) > 1 and self.blocks[-1] is el:
-                self.blocks.pop()
-            self.new_paragraph()
-
-    def _count(self, tag: str, step: int) -> None:
-        if tag == "a":
-            self.links += step
-        elif tag in HEADING_TAGS:
-            self.headings += step
-        elif tag == "select":
-            self.selects += step
+def _paragraph(parts: list[str], link_chars: int, element: etree._Element, heading: bool,
+               in_select: bool) -> Paragraph | None:  # fmt: skip
+    text = collapse_ws("".join(parts))
+    if not text:
+        return None
+    return Paragraph(text=text, link_chars=min(link_chars, len(text)), element=element,
+                     heading=heading, in_select=in_select)  # fmt: skip
 
 
 def make_paragraphs(doc: Document) -> list[Paragraph]:
-    """Split the page body into jusText paragraphs, in document order."""
+    """Split the page body into jusText paragraphs, in document order.
+
+    jusText's ParagraphMaker on one walk of lxml's start/end events of the
+    shared tree: a paragraph ends where a block tag starts or ends and at a
+    second ``<br>`` in a row. Its state is kept in local variables, not an
+    object's: this walk is most of jusText's time."""
     root = doc.body
-    maker = _ParagraphMaker(root)
+    paragraphs: list[Paragraph] = []
+    parts: list[str] = []
+    link_chars = 0
+    links = headings = selects = 0  # open <a>, <hN>, <select>
+    blocks = [root]  # open block elements
+    br = start_heading = start_select = False
+    start_block = root
+    ws_sub, block_tags, heading_tags = _WS.sub, PARAGRAPH_TAGS, HEADING_TAGS
     for event, el in etree.iterwalk(root, events=("start", "end")):
-        if not isinstance(el.tag, str):
-            if event == "end" and el is not root:
-                maker.add_text(el.tail)
-            continue
-        if event == "start":
-            maker.start(el)
+        tag = el.tag
+        boundary = False
+        if not isinstance(tag, str):  # a comment: only its tail is text
+            text = el.tail if event == "end" and el is not root else None
+        elif event == "start":
+            if tag == "a":
+                links += 1
+            elif tag in heading_tags:
+                headings += 1
+            elif tag == "select":
+                selects += 1
+            if tag in block_tags or (br and tag == "br"):
+                if tag != "br":
+                    blocks.append(el)
+                br, boundary = False, True
+            elif tag == "br":
+                br = True
+                parts.append(" ")
+            else:
+                br = False
+            text = el.text
         else:
-            maker.end(el)
-            if el is not root:
-                maker.add_text(el.tail)
-    maker.new_paragraph()
-    return maker.paragraphs
+            if tag == "a":
+                links -= 1
+            elif tag in heading_tags:
+                headings -= 1
+            elif tag == "select":
+                selects -= 1
+            if tag in block_tags:
+                if len(blocks) > 1 and blocks[-1] is el:
+                    blocks.pop()
+                boundary = True
+            text = el.tail if el is not root else None
+        if boundary:
+            if parts and (para := _paragraph(parts, link_chars, start_block, start_heading,
+                                             start_select)):  # fmt: skip
+                paragraphs.append(para)
+            parts.clear()
+            link_chars = 0
+            start_heading, start_select, start_block = headings > 0, selects > 0, blocks[-1]
+        if text and not text.isspace():
+            text = ws_sub(" ", text)
+            parts.append(text)
+            if links:
+                link_chars += len(text.strip())
+            if selects:
+                start_select = True
+            br = False
+    if parts and (para := _paragraph(parts, link_chars, start_block, start_heading, start_select)):
+        paragraphs.append(para)
+    return paragraphs
 
 
 # -- stage 2: context-free classes ------------------------------------------------
