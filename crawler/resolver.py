@@ -24,7 +24,7 @@ from scrapy.resolver import CachingThreadedResolver
 from twisted.internet.defer import Deferred
 from twisted.internet.error import DNSLookupError
 
-from crawler.middlewares.destinations import non_public_kind
+from crawler.middlewares.destinations import Network, allowed_networks, non_public_kind
 
 _REFUSALS: OrderedDict[str, str] = OrderedDict()  # host -> why, the latest few
 _MAX_REFUSALS = 1024
@@ -41,11 +41,13 @@ class RefusedAddress(DNSLookupError):
 
 class PublicOnlyResolver(CachingThreadedResolver):
     deny_private = False
+    allowed: tuple[Network, ...] = ()
 
     @classmethod
     def from_crawler(cls, crawler: Any, reactor: Any) -> PublicOnlyResolver:
         resolver = super().from_crawler(crawler, reactor)
         resolver.deny_private = crawler.settings.getbool("SITESIFT_DENY_PRIVATE")
+        resolver.allowed = allowed_networks(crawler.settings.get("SITESIFT_ALLOW_NETWORKS") or "")
         return resolver
 
     def getHostByName(self, name: str, timeout: Sequence[int] = ()) -> Deferred[str]:  # noqa: N802 - Twisted's name
@@ -54,9 +56,8 @@ class PublicOnlyResolver(CachingThreadedResolver):
             d.addCallback(self._refuse_non_public, name)
         return d
 
-    @staticmethod
-    def _refuse_non_public(address: str, name: str) -> str:
-        kind = non_public_kind(ipaddress.ip_address(address))
+    def _refuse_non_public(self, address: str, name: str) -> str:
+        kind = non_public_kind(ipaddress.ip_address(address), self.allowed)
         if kind:
             why = (f"forbidden destination: {name} resolved to {address} ({kind}) when "
                    "connecting; SITESIFT_DENY_PRIVATE refuses non-public addresses")  # fmt: skip

@@ -118,8 +118,13 @@ SITESIFT_TRAP_MAX_SEGMENT_REPEATS = 2  # /a/b/b/b/: a segment more often than th
 SITESIFT_TRAP_MAX_GROUP_PAGES = 500  # pages per URL pattern (calendars, faceted lists)
 # Refuse hosts that are or resolve to loopback, private, link-local... addresses
 # (crawler/middlewares/destinations.py): for untrusted site lists on a server.
-# The resolver checks again the address each connection uses (DNS rebinding).
+# The resolver checks again the address each connection uses (DNS rebinding);
+# with screenshots on, the browser's own requests (images, styles, frames) are
+# checked too.
 SITESIFT_DENY_PRIVATE = False
+# Addresses or networks the guard lets through all the same, comma-separated
+# ("10.1.0.0/16, 192.168.1.5"): an intranet host among untrusted sites.
+SITESIFT_ALLOW_NETWORKS = ""
 TWISTED_DNS_RESOLVER = "crawler.resolver.PublicOnlyResolver"
 
 # -- extraction (pipelines/classify.py, pipelines/extract.py) -------------------------
@@ -291,6 +296,14 @@ def check_settings(settings: Any, only: Collection[str] | None = None) -> list[s
                 problems.append(
                     f"{name}={value!r}{source} takes one of {', '.join(_choices[name])}"
                 )
+            continue
+        if name == "SITESIFT_ALLOW_NETWORKS":
+            from crawler.middlewares.destinations import allowed_networks
+
+            try:
+                allowed_networks(str(value))
+            except ValueError as exc:
+                problems.append(f"{name}={value!r}{source}: {exc}")
             continue
         if name == "SITESIFT_EXTRACT_METHOD":
             from extractors import METHODS

@@ -12,6 +12,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 @contextmanager
 def serving(
     page: Callable[[str], str | tuple[str, bytes] | tuple[int, str] | None],
+    host: str = "127.0.0.1",
 ) -> Iterator[str]:
     """Serve ``page(path)``: a str as UTF-8 HTML, a ``(content type, bytes)``
     pair exactly as given, a ``(3xx status, location)`` pair as a redirect,
@@ -41,10 +42,10 @@ def serving(
         def log_message(self, *args: object) -> None:
             pass
 
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    server = ThreadingHTTPServer((host, 0), Handler)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     try:
-        yield f"http://127.0.0.1:{server.server_address[1]}/"
+        yield f"http://{host}:{server.server_address[1]}/"
     finally:
         server.shutdown()
         server.server_close()

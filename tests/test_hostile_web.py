@@ -178,3 +178,60 @@ def test_private_address_guard_checks_the_address_the_connection_uses(tmp_path: 
     assert rows and {outcome for outcome, _ in rows} == {"skipped"}, rows
     for _, reason in rows:
         assert "resolved to 127.0.0.1 (loopback) when connecting" in reason, reason
+
+
+@pytest.mark.parametrize("guarded", [True, False])
+def test_the_browser_does_not_reach_a_forbidden_address(tmp_path: Path, guarded: bool) -> None:
+    """With SITESIFT_DENY_PRIVATE on, the browser that takes screenshots goes
+    only where a crawl request may: a page's image on a forbidden address and
+    a page redirected there are never fetched. The page's own host is allowed
+    (SITESIFT_ALLOW_NETWORKS), a second loopback address is not. Unguarded,
+    the browser fetches both (the control run)."""
+    import sqlite3
+    import subprocess
+    import sys
+
+    from tests.local_site import serving
+
+    forbidden: list[str] = []
+
+    def inner(path: str) -> str:
+        forbidden.append(path)
+        return "<html><body><p>an internal page</p></body></html>"
+
+    with serving(inner, host="127.0.0.2") as inner_base:
+
+        def site(path: str) -> str | tuple[int, str] | None:
+            if path == "/":
+                links = f'<img src="{inner_base}x.png"><a href="/moved">1</a><a href="/in">2</a>'
+                return f"<html><body><h1>Home</h1><p>Text.</p>{links}</body></html>"
+            if path == "/moved":
+                return 302, f"{inner_base}moved-here"
+            if path == "/in":  # a redirect the guard lets through: the browser follows it
+                return 301, "/landing"
+            if path == "/landing":
+                return "<html><body><h1>Landing</h1><p>Arrived.</p></body></html>"
+            return None
+
+        with serving(site) as base:
+            sites, db = tmp_path / "sites.txt", tmp_path / "crawl.db"
+            sites.write_text(f"{base} screenshots=all\n")
+            done = subprocess.run(
+                [sys.executable, "-m", "crawler.cli", "crawl", str(sites), "--db", f"sqlite:///{db}",
+                 "-s", f"SITESIFT_DENY_PRIVATE={guarded}",
+                 "-s", "SITESIFT_ALLOW_NETWORKS=127.0.0.1",
+                 "-s", f"SITESIFT_SCREENSHOT_DIR={tmp_path / 'shots'}", "-s", "RETRY_ENABLED=False",
+                 "-s", "SITESIFT_FOLLOW_SITEMAPS=False", "-s", "SITESIFT_CRAWL_DELAY_CAP=0"],
+                capture_output=True, text=True, timeout=180, cwd=tmp_path,
+            )  # fmt: skip
+    assert done.returncode == 0, done.stderr[-3000:]
+    with sqlite3.connect(db) as conn:
+        query = "SELECT outcome, screenshot FROM pages WHERE url = ?"
+        pages = {path: conn.execute(query, (base + path,)).fetchone() for path in ("", "in")}
+    # Photographed all the same, the allowed redirect followed.
+    assert all(row and row[0] == "ok" and row[1] for row in pages.values()), pages
+    if guarded:
+        assert forbidden == [], done.stderr[-3000:]
+        assert "browser request for http://127.0.0.2" in done.stderr
+    else:
+        assert "/x.png" in forbidden and "/moved-here" in forbidden

@@ -18,6 +18,7 @@ import asyncio
 import ipaddress
 import socket
 from collections import OrderedDict
+from typing import Any
 
 from scrapy.crawler import Crawler
 from scrapy.exceptions import IgnoreRequest, NotConfigured
@@ -25,6 +26,7 @@ from scrapy.http import Request
 from scrapy.utils.httpobj import urlparse_cached
 
 Address = ipaddress.IPv4Address | ipaddress.IPv6Address
+Network = ipaddress.IPv4Network | ipaddress.IPv6Network
 
 _CACHE_SIZE = 1024  # hosts remembered; a crawl's hosts are its sites plus redirect targets
 
@@ -33,10 +35,26 @@ class ForbiddenDestination(IgnoreRequest):
     """The request's host is not a public internet address."""
 
 
-def non_public_kind(address: Address) -> str | None:
-    """Why ``address`` is not a public one ("loopback", "private", ...), or None."""
+def allowed_networks(text: str) -> tuple[Network, ...]:
+    """``SITESIFT_ALLOW_NETWORKS``: comma-separated addresses or networks
+    ("10.1.0.0/16, 192.168.1.5"); ValueError names a bad one."""
+    networks = []
+    for part in (p.strip() for p in text.split(",")):
+        if part:
+            try:
+                networks.append(ipaddress.ip_network(part, strict=False))
+            except ValueError:
+                raise ValueError(f"{part!r} is not an address or network") from None
+    return tuple(networks)
+
+
+def non_public_kind(address: Address, allowed: tuple[Network, ...] = ()) -> str | None:
+    """Why ``address`` is not a public one ("loopback", "private", ...), or
+    None: a public address, or one of the ``allowed`` networks."""
     if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped:
         address = address.ipv4_mapped
+    if any(address in network for network in allowed):
+        return None
     # Most specific first: Python counts link-local and unspecified as private too.
     for kind in ("loopback", "link_local", "unspecified", "multicast", "reserved", "private"):
         if getattr(address, f"is_{kind}"):
@@ -47,24 +65,37 @@ def non_public_kind(address: Address) -> str | None:
 class DestinationGuard:
     """Downloader middleware: the first to see a request, the last word on where it goes."""
 
-    def __init__(self) -> None:
+    def __init__(self, allowed: tuple[Network, ...] = ()) -> None:
+        self.allowed = allowed
         self._resolved: OrderedDict[str, list[Address]] = OrderedDict()
 
     @classmethod
+    def from_settings(cls, settings: Any) -> DestinationGuard | None:  # noqa: ANN401
+        """The guard the settings ask for, or None when SITESIFT_DENY_PRIVATE is off."""
+        if not settings.getbool("SITESIFT_DENY_PRIVATE"):
+            return None
+        return cls(allowed_networks(settings.get("SITESIFT_ALLOW_NETWORKS") or ""))
+
+    @classmethod
     def from_crawler(cls, crawler: Crawler) -> DestinationGuard:
-        if not crawler.settings.getbool("SITESIFT_DENY_PRIVATE"):
+        guard = cls.from_settings(crawler.settings)
+        if guard is None:
             raise NotConfigured
-        return cls()
+        return guard
 
     async def process_request(self, request: Request) -> None:
-        host = urlparse_cached(request).hostname or ""
+        why = await self.refusal(urlparse_cached(request).hostname or "")
+        if why:
+            raise ForbiddenDestination(why)
+        return None
+
+    async def refusal(self, host: str) -> str | None:
+        """Why a request to ``host`` is refused, or None when it may go."""
         for address in await self._addresses(host):
-            kind = non_public_kind(address)
+            kind = non_public_kind(address, self.allowed)
             if kind:
-                raise ForbiddenDestination(
-                    f"forbidden destination: {host} is {address} ({kind}); "
-                    "SITESIFT_DENY_PRIVATE refuses non-public addresses"
-                )
+                return (f"forbidden destination: {host} is {address} ({kind}); "
+                        "SITESIFT_DENY_PRIVATE refuses non-public addresses")  # fmt: skip
         return None
 
     async def _addresses(self, host: str) -> list[Address]:

@@ -42,7 +42,7 @@ from collections import OrderedDict
 from collections.abc import AsyncIterator, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
-from urllib.parse import urlsplit
+from urllib.parse import urljoin, urlsplit
 
 from scrapy import Request
 from scrapy.crawler import Crawler
@@ -53,6 +53,7 @@ from scrapy.settings import BaseSettings
 
 from crawler.distributed import SharedState, shared_state
 from crawler.items import Outcome, PageItem
+from crawler.middlewares.destinations import DestinationGuard
 from crawler.screenshots import Capture, CaptureParams, ScreenshotStore, capture_page
 from crawler.urlgroups import url_pattern
 from extractors.encoding import decode_html, normalize_encoding
@@ -272,6 +273,8 @@ class ScreenshotMiddleware:
         self._recycled: Any = None  # the browser _finished closed last
         self._recycling: asyncio.Event | None = None
         self.cache = SubresourceCache(config.cache_mb * 1024 * 1024)
+        # SITESIFT_DENY_PRIVATE holds for the browser's own requests too.
+        self.guard = DestinationGuard.from_settings(crawler.settings) if crawler else None
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> ScreenshotMiddleware:
@@ -336,6 +339,8 @@ class ScreenshotMiddleware:
     async def _init_page(self, page: Any, request: Request) -> None:
         self._watch(page.context.browser)
         await self.cache.attach(page, request)
+        if self.guard is not None:  # routed last, so asked first
+            await page.route("**/*", self._guard_route)
 
         async def keep_raw(response: Any) -> None:
             req = response.request
@@ -344,6 +349,39 @@ class ScreenshotMiddleware:
                     request.meta[RAW] = await response.body()
 
         page.on("response", keep_raw)
+
+    async def _guard_route(self, route: Any) -> None:
+        """Refuse a browser request (the page, an image, a style sheet, a
+        frame) to a destination SITESIFT_DENY_PRIVATE forbids, as a crawl
+        request would be. Playwright does not route a redirect's next hop, so
+        a navigation is fetched here without following redirects and handed
+        to the browser: it follows the redirect with a new request, which
+        comes back here. A resource's redirect is not checked
+        (docs/reliability.md)."""
+        request = route.request
+        why = await self._refusal(request.url)
+        if why is None and request.is_navigation_request():
+            try:
+                response = await route.fetch(max_redirects=0)
+            except Exception:  # any network error: the browser sees one too
+                await route.abort("failed")
+                return
+            location = response.headers.get("location")
+            if 300 <= response.status < 400 and location:
+                why = await self._refusal(urljoin(request.url, location))
+            if why is None:
+                await route.fulfill(response=response)
+                return
+        if why is None:
+            await route.fallback()
+            return
+        self._inc("refused_requests")
+        logger.info("browser request for %s refused: %s", request.url, why)
+        await route.abort("blockedbyclient")
+
+    async def _refusal(self, url: str) -> str | None:
+        host = urlsplit(url).hostname
+        return await self.guard.refusal(host) if host and self.guard is not None else None
 
     async def _capture(self, page: Any) -> Capture:
         return await capture_page(page, self.config.capture)
