@@ -235,3 +235,46 @@ def test_the_browser_does_not_reach_a_forbidden_address(tmp_path: Path, guarded:
         assert "browser request for http://127.0.0.2" in done.stderr
     else:
         assert "/x.png" in forbidden and "/moved-here" in forbidden
+
+
+def test_the_guarded_browser_does_not_follow_a_redirect_off_the_site(tmp_path: Path) -> None:
+    """With SITESIFT_DENY_PRIVATE on, a photographed page that redirects to
+    another site (an allowed address): the browser does not follow it (the
+    live target gets no request) and the page is recorded as offsite, as a
+    plain fetch records it."""
+    import sqlite3
+    import subprocess
+    import sys
+
+    from tests.local_site import serving
+
+    reached: list[str] = []
+
+    def other(path: str) -> str:
+        reached.append(path)
+        return "<html><body><p>another site</p></body></html>"
+
+    with serving(other, host="127.0.0.2") as other_base:
+
+        def site(path: str) -> str | tuple[int, str] | None:
+            if path == "/":
+                return "<html><body><h1>Home</h1><p>Text.</p><a href='/away'>away</a></body></html>"
+            return (302, f"{other_base}landing") if path == "/away" else None
+
+        with serving(site) as base:
+            sites, db = tmp_path / "sites.txt", tmp_path / "crawl.db"
+            sites.write_text(f"{base} screenshots=all\n")
+            done = subprocess.run(
+                [sys.executable, "-m", "crawler.cli", "crawl", str(sites), "--db", f"sqlite:///{db}",
+                 "-s", "SITESIFT_DENY_PRIVATE=True", "-s", "SITESIFT_ALLOW_NETWORKS=127.0.0.0/8",
+                 "-s", f"SITESIFT_SCREENSHOT_DIR={tmp_path / 'shots'}", "-s", "RETRY_ENABLED=False",
+                 "-s", "SITESIFT_FOLLOW_SITEMAPS=False", "-s", "SITESIFT_CRAWL_DELAY_CAP=0"],
+                capture_output=True, text=True, timeout=180, cwd=tmp_path,
+            )  # fmt: skip
+    assert done.returncode == 0, done.stderr[-3000:]
+    with sqlite3.connect(db) as conn:
+        query = "SELECT outcome, reason, screenshot FROM pages WHERE url = ?"
+        home, away = (conn.execute(query, (base + path,)).fetchone() for path in ("", "away"))
+    assert home[0] == "ok" and home[2], home
+    assert away[0] == "offsite" and away[1] == f"redirected out of scope to {other_base}landing"
+    assert reached == [], done.stderr[-3000:]

@@ -340,7 +340,7 @@ class ScreenshotMiddleware:
         self._watch(page.context.browser)
         await self.cache.attach(page, request)
         if self.guard is not None:  # routed last, so asked first
-            await page.route("**/*", self._guard_route)
+            await page.route("**/*", lambda route: self._check_route(route, request))
 
         async def keep_raw(response: Any) -> None:
             req = response.request
@@ -350,14 +350,18 @@ class ScreenshotMiddleware:
 
         page.on("response", keep_raw)
 
-    async def _guard_route(self, route: Any) -> None:
-        """Refuse a browser request (the page, an image, a style sheet, a
-        frame) to a destination SITESIFT_DENY_PRIVATE forbids, as a crawl
-        request would be. Playwright does not route a redirect's next hop, so
-        a navigation is fetched here without following redirects and handed
-        to the browser: it follows the redirect with a new request, which
-        comes back here. A resource's redirect is not checked
-        (docs/reliability.md)."""
+    async def _check_route(self, route: Any, page_request: Request) -> None:
+        """With SITESIFT_DENY_PRIVATE, the browser goes only where a crawl
+        request may: no request (the page, an image, a style sheet, a frame)
+        to a forbidden address, and the page's redirects kept in its site's
+        scope. Playwright does not route a redirect's next hop, so a
+        navigation is fetched here without following redirects and handed to
+        the browser, which follows a redirect with a new request that comes
+        back here. A refused page fails in the browser and is fetched by
+        Scrapy's client, which records why. Only with the guard: Chromium
+        treats a page handed over so as public, and refuses its requests to
+        private addresses (an intranet page's images on another host). A
+        resource's redirect is not checked (docs/reliability.md)."""
         request = route.request
         why = await self._refusal(request.url)
         if why is None and request.is_navigation_request():
@@ -368,7 +372,11 @@ class ScreenshotMiddleware:
                 return
             location = response.headers.get("location")
             if 300 <= response.status < 400 and location:
-                why = await self._refusal(urljoin(request.url, location))
+                target = urljoin(request.url, location)
+                why = await self._refusal(target)
+                main_page = request.frame.parent_frame is None
+                if why is None and main_page and not self._follows(page_request, target):
+                    why = f"redirected out of the site's scope to {target}"
             if why is None:
                 await route.fulfill(response=response)
                 return
@@ -382,6 +390,11 @@ class ScreenshotMiddleware:
     async def _refusal(self, url: str) -> str | None:
         host = urlsplit(url).hostname
         return await self.guard.refusal(host) if host and self.guard is not None else None
+
+    def _follows(self, request: Request, url: str) -> bool:
+        spider = self.crawler.spider if self.crawler is not None else None
+        follows = getattr(spider, "follows_redirect", None)
+        return follows is None or follows(request, url)
 
     async def _capture(self, page: Any) -> Capture:
         return await capture_page(page, self.config.capture)
