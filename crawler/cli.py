@@ -127,9 +127,12 @@ def cmd_crawl(args: argparse.Namespace) -> int:
     for name in ("scrapy.extensions.feedexport", "scrapy.utils.signal"):
         logging.getLogger(name).addFilter(_OneLineErrors(OSError))
     # A robots.txt that cannot be downloaded and a page the browser cannot
-    # load are a dead site's, recorded with their reason: no traceback.
-    for name in ("scrapy.downloadermiddlewares.robotstxt", "scrapy-playwright"):
-        logging.getLogger(name).addFilter(_OneLineErrors(Exception))
+    # load (Playwright's own errors) are a dead site's, recorded with their
+    # reason: no traceback.
+    from playwright.async_api import Error as BrowserError
+
+    logging.getLogger("scrapy.downloadermiddlewares.robotstxt").addFilter(_OneLineErrors(Exception))
+    logging.getLogger("scrapy-playwright").addFilter(_OneLineErrors(BrowserError))
     process.crawl(crawler, sites=args.sites)
     process.start()
     stats = crawler.stats.get_stats() if crawler.stats else {}
