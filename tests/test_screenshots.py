@@ -332,8 +332,10 @@ def _kill(pids: list[int]) -> None:
             os.kill(pid, signal.SIGKILL)
 
 
-@pytest.fixture(scope="module")
-def crash_crawl(tmp_path_factory: pytest.TempPathFactory) -> dict:
+# Guarded: with SITESIFT_DENY_PRIVATE the guard answers every browser request
+# (a page's navigation is fetched by it); a dead browser must not stall it.
+@pytest.fixture(scope="module", params=["unguarded", "guarded"])
+def crash_crawl(tmp_path_factory: pytest.TempPathFactory, request: pytest.FixtureRequest) -> dict:
     tmp = tmp_path_factory.mktemp("crash")
     pages = _crash_pages()
     held, release = threading.Event(), threading.Event()
@@ -380,6 +382,8 @@ def crash_crawl(tmp_path_factory: pytest.TempPathFactory) -> dict:
                 "DOWNLOAD_DELAY": 0, "AUTOTHROTTLE_START_DELAY": 0, "RETRY_TIMES": 0,
                 "SITESIFT_FOLLOW_SITEMAPS": False, "SITESIFT_DEDUP_ENABLED": False,
                 "CONCURRENT_REQUESTS": 1}  # fmt: skip
+    if request.param == "guarded":
+        settings |= {"SITESIFT_DENY_PRIVATE": True, "SITESIFT_ALLOW_NETWORKS": "127.0.0.1"}
     args = [sys.executable, "-m", "crawler.cli", "crawl", str(tmp / "sites.txt"),
             "--db", f"sqlite:///{db}"]  # fmt: skip
     for key, value in settings.items():

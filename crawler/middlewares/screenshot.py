@@ -362,12 +362,19 @@ class ScreenshotMiddleware:
         treats a page handed over so as public, and refuses its requests to
         private addresses (an intranet page's images on another host). A
         resource's redirect is not checked (docs/reliability.md)."""
+        try:
+            await self._answer(route, page_request)
+        except Exception as exc:  # the page closed meanwhile (a crash): must not stall
+            logger.debug("browser request for %s left unanswered: %s", route.request.url, exc)
+
+    async def _answer(self, route: Any, page_request: Request) -> None:
         request = route.request
         why = await self._refusal(request.url)
         if why is None and request.is_navigation_request():
+            timeout = self.config.capture.timeout_ms / 1000
             try:
-                response = await route.fetch(max_redirects=0)
-            except Exception:  # any network error: the browser sees one too
+                response = await asyncio.wait_for(route.fetch(max_redirects=0), timeout)
+            except Exception:  # a network error, or no answer in time: the browser's too
                 await route.abort("failed")
                 return
             location = response.headers.get("location")
