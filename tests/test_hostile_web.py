@@ -10,6 +10,7 @@ with loopback marked as forbidden. Traffic goes to 127.0.0.1 only.
 from __future__ import annotations
 
 import zlib
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -180,6 +181,32 @@ def test_private_address_guard_checks_the_address_the_connection_uses(tmp_path: 
         assert "resolved to 127.0.0.1 (loopback) when connecting" in reason, reason
 
 
+def _photographed_crawl(tmp_path: Path, base: str, *settings: str) -> tuple[str, Callable]:
+    """Crawl the site at ``base`` with every page photographed: the log and a
+    lookup of a stored page's columns by its path."""
+    import sqlite3
+    import subprocess
+    import sys
+
+    sites, db = tmp_path / "sites.txt", tmp_path / "crawl.db"
+    sites.write_text(f"{base} screenshots=all\n")
+    done = subprocess.run(
+        [sys.executable, "-m", "crawler.cli", "crawl", str(sites), "--db", f"sqlite:///{db}",
+         "-s", f"SITESIFT_SCREENSHOT_DIR={tmp_path / 'shots'}", "-s", "RETRY_ENABLED=False",
+         "-s", "SITESIFT_FOLLOW_SITEMAPS=False", "-s", "SITESIFT_CRAWL_DELAY_CAP=0",
+         *(arg for setting in settings for arg in ("-s", setting))],
+        capture_output=True, text=True, timeout=180, cwd=tmp_path,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr[-3000:]
+
+    def row(path: str, columns: str = "outcome, reason, screenshot") -> tuple | None:
+        with sqlite3.connect(db) as conn:
+            query = f"SELECT {columns} FROM pages WHERE url = ?"
+            return conn.execute(query, (base + path,)).fetchone()
+
+    return done.stderr, row
+
+
 @pytest.mark.parametrize("guarded", [True, False])
 def test_the_browser_does_not_reach_a_forbidden_address(tmp_path: Path, guarded: bool) -> None:
     """With SITESIFT_DENY_PRIVATE on, the browser that takes screenshots goes
@@ -187,10 +214,6 @@ def test_the_browser_does_not_reach_a_forbidden_address(tmp_path: Path, guarded:
     a page redirected there are never fetched. The page's own host is allowed
     (SITESIFT_ALLOW_NETWORKS), a second loopback address is not. Unguarded,
     the browser fetches both (the control run)."""
-    import sqlite3
-    import subprocess
-    import sys
-
     from tests.local_site import serving
 
     forbidden: list[str] = []
@@ -214,25 +237,15 @@ def test_the_browser_does_not_reach_a_forbidden_address(tmp_path: Path, guarded:
             return None
 
         with serving(site) as base:
-            sites, db = tmp_path / "sites.txt", tmp_path / "crawl.db"
-            sites.write_text(f"{base} screenshots=all\n")
-            done = subprocess.run(
-                [sys.executable, "-m", "crawler.cli", "crawl", str(sites), "--db", f"sqlite:///{db}",
-                 "-s", f"SITESIFT_DENY_PRIVATE={guarded}",
-                 "-s", "SITESIFT_ALLOW_NETWORKS=127.0.0.1",
-                 "-s", f"SITESIFT_SCREENSHOT_DIR={tmp_path / 'shots'}", "-s", "RETRY_ENABLED=False",
-                 "-s", "SITESIFT_FOLLOW_SITEMAPS=False", "-s", "SITESIFT_CRAWL_DELAY_CAP=0"],
-                capture_output=True, text=True, timeout=180, cwd=tmp_path,
-            )  # fmt: skip
-    assert done.returncode == 0, done.stderr[-3000:]
-    with sqlite3.connect(db) as conn:
-        query = "SELECT outcome, screenshot FROM pages WHERE url = ?"
-        pages = {path: conn.execute(query, (base + path,)).fetchone() for path in ("", "in")}
+            log, row = _photographed_crawl(tmp_path, base, f"SITESIFT_DENY_PRIVATE={guarded}",
+                                           "SITESIFT_ALLOW_NETWORKS=127.0.0.1")  # fmt: skip
     # Photographed all the same, the allowed redirect followed.
-    assert all(row and row[0] == "ok" and row[1] for row in pages.values()), pages
+    for path in ("", "in"):
+        outcome, _, shot = row(path)
+        assert outcome == "ok" and shot, (path, log[-3000:])
     if guarded:
-        assert forbidden == [], done.stderr[-3000:]
-        assert "browser request for http://127.0.0.2" in done.stderr
+        assert forbidden == [], log[-3000:]
+        assert "browser request for http://127.0.0.2" in log
     else:
         assert "/x.png" in forbidden and "/moved-here" in forbidden
 
@@ -242,10 +255,6 @@ def test_the_guarded_browser_does_not_follow_a_redirect_off_the_site(tmp_path: P
     another site (an allowed address): the browser does not follow it (the
     live target gets no request) and the page is recorded as offsite, as a
     plain fetch records it."""
-    import sqlite3
-    import subprocess
-    import sys
-
     from tests.local_site import serving
 
     reached: list[str] = []
@@ -262,19 +271,9 @@ def test_the_guarded_browser_does_not_follow_a_redirect_off_the_site(tmp_path: P
             return (302, f"{other_base}landing") if path == "/away" else None
 
         with serving(site) as base:
-            sites, db = tmp_path / "sites.txt", tmp_path / "crawl.db"
-            sites.write_text(f"{base} screenshots=all\n")
-            done = subprocess.run(
-                [sys.executable, "-m", "crawler.cli", "crawl", str(sites), "--db", f"sqlite:///{db}",
-                 "-s", "SITESIFT_DENY_PRIVATE=True", "-s", "SITESIFT_ALLOW_NETWORKS=127.0.0.0/8",
-                 "-s", f"SITESIFT_SCREENSHOT_DIR={tmp_path / 'shots'}", "-s", "RETRY_ENABLED=False",
-                 "-s", "SITESIFT_FOLLOW_SITEMAPS=False", "-s", "SITESIFT_CRAWL_DELAY_CAP=0"],
-                capture_output=True, text=True, timeout=180, cwd=tmp_path,
-            )  # fmt: skip
-    assert done.returncode == 0, done.stderr[-3000:]
-    with sqlite3.connect(db) as conn:
-        query = "SELECT outcome, reason, screenshot FROM pages WHERE url = ?"
-        home, away = (conn.execute(query, (base + path,)).fetchone() for path in ("", "away"))
+            log, row = _photographed_crawl(tmp_path, base, "SITESIFT_DENY_PRIVATE=True",
+                                           "SITESIFT_ALLOW_NETWORKS=127.0.0.0/8")  # fmt: skip
+    home, away = row(""), row("away")
     assert home[0] == "ok" and home[2], home
     assert away[0] == "offsite" and away[1] == f"redirected out of scope to {other_base}landing"
-    assert reached == [], done.stderr[-3000:]
+    assert reached == [], log[-3000:]
