@@ -261,12 +261,11 @@ _kinds: dict[str, type] = {
     name: type(value) for name, value in globals().items() if name.startswith("SITESIFT_")
 } | _checked_scrapy
 # Every checked number is finite and at least 0; these at least 1 (a count
-# of zero would stop the work they size), those at most 1 (shares).
+# of zero would stop the work they size), those at most 1 (shares). The
+# screenshot settings' own ranges are ScreenshotConfig's, asked below.
 _at_least_one = frozenset({
     "SITESIFT_MAX_PAGES", "SITESIFT_STORE_BATCH", "SITESIFT_EXTRACT_THREADS",
-    "SITESIFT_DEDUP_SHINGLE", "SITESIFT_TRAP_MAX_URL_LENGTH", "SITESIFT_SCREENSHOT_VIEWPORT_WIDTH",
-    "SITESIFT_SCREENSHOT_VIEWPORT_HEIGHT", "SITESIFT_SCREENSHOT_MAX_HEIGHT",
-    "SITESIFT_SCREENSHOT_WIDTH", "SITESIFT_SCREENSHOT_QUALITY", "SITESIFT_SCREENSHOT_BROWSER_PAGES",
+    "SITESIFT_DEDUP_SHINGLE", "SITESIFT_TRAP_MAX_URL_LENGTH",
     "CONCURRENT_REQUESTS", "CONCURRENT_REQUESTS_PER_DOMAIN",
 })  # fmt: skip
 _shares = frozenset({"SITESIFT_CLASSIFY_GROUP_OVERRIDE", "SITESIFT_DEDUP_NEAR_THRESHOLD"})
@@ -321,7 +320,28 @@ def check_settings(settings: Any, only: Collection[str] | None = None) -> list[s
             continue
         if kind is not bool and (out_of_range := _out_of_range(name, number)):
             problems.append(f"{name}={value!r}{source} {out_of_range}")
-    return problems
+    return problems + _screenshot_problems(settings, only, problems)
+
+
+def _screenshot_problems(
+    settings: Any,  # noqa: ANN401
+    only: Collection[str] | None,
+    found: list[str],
+) -> list[str]:
+    """What ScreenshotConfig refuses (a quality over 100, a zero width): the
+    middleware would only switch itself off. Asked once the values parse."""
+    names = [n for n in _kinds if n.startswith("SITESIFT_SCREENSHOT")]
+    if only is not None and not set(names) & set(only):
+        return []
+    if any(problem.split("=", 1)[0] in names for problem in found):
+        return []  # a value that does not parse is already reported
+    from crawler.middlewares.screenshot import ScreenshotConfig
+
+    try:
+        ScreenshotConfig.from_settings(settings)
+    except ValueError as exc:
+        return [str(exc)]
+    return []
 
 
 def _out_of_range(name: str, number: float) -> str | None:

@@ -297,6 +297,7 @@ def test_extract_url_cut_short(serve: Callable[[Handler], str]) -> None:
         ("DOWNLOAD_TIMEOUT=inf", "DOWNLOAD_TIMEOUT='inf' takes a finite number"),
         ("SITESIFT_DEDUP_NEAR_THRESHOLD=2", "SITESIFT_DEDUP_NEAR_THRESHOLD='2' is a share"),
         ("SITESIFT_ALLOW_NETWORKS=10.0.0.0/33", "'10.0.0.0/33' is not an address or network"),
+        ("SITESIFT_SCREENSHOT_QUALITY=150", "screenshot quality must be between 1 and 100"),
     ],
 )
 def test_a_bad_setting_stops_the_crawl(
