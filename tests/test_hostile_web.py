@@ -210,13 +210,15 @@ def _photographed_crawl(tmp_path: Path, base: str, *settings: str) -> tuple[str,
 @pytest.mark.parametrize("guarded", [True, False])
 def test_the_browser_does_not_reach_a_forbidden_address(tmp_path: Path, guarded: bool) -> None:
     """With SITESIFT_DENY_PRIVATE on, the browser that takes screenshots goes
-    only where a crawl request may: a page's image on a forbidden address and
-    a page redirected there are never fetched. The page's own host is allowed
+    only where a crawl request may: a page's image on a forbidden address, an
+    image redirected there and a page redirected there are never fetched (an
+    image redirected on the site is). The page's own host is allowed
     (SITESIFT_ALLOW_NETWORKS), a second loopback address is not. Unguarded,
     the browser fetches both (the control run)."""
     from tests.local_site import serving
 
     forbidden: list[str] = []
+    asked: list[str] = []  # the site's paths requested, by Scrapy or the browser
 
     def inner(path: str) -> str:
         forbidden.append(path)
@@ -225,11 +227,17 @@ def test_the_browser_does_not_reach_a_forbidden_address(tmp_path: Path, guarded:
     with serving(inner, host="127.0.0.2") as inner_base:
 
         def site(path: str) -> str | tuple[int, str] | None:
+            asked.append(path)
             if path == "/":
-                links = f'<img src="{inner_base}x.png"><a href="/moved">1</a><a href="/in">2</a>'
-                return f"<html><body><h1>Home</h1><p>Text.</p>{links}</body></html>"
+                images = f'<img src="{inner_base}x.png"><img src="/pic"><img src="/logo">'
+                links = '<a href="/moved">1</a><a href="/in">2</a>'
+                return f"<html><body><h1>Home</h1><p>Text.</p>{images}{links}</body></html>"
             if path == "/moved":
                 return 302, f"{inner_base}moved-here"
+            if path == "/pic":  # an image redirected to the forbidden address
+                return 302, f"{inner_base}via-redirect.png"
+            if path == "/logo":  # an image redirected on the site: followed
+                return 302, "/logo.png"
             if path == "/in":  # a redirect the guard lets through: the browser follows it
                 return 301, "/landing"
             if path == "/landing":
@@ -243,11 +251,12 @@ def test_the_browser_does_not_reach_a_forbidden_address(tmp_path: Path, guarded:
     for path in ("", "in"):
         outcome, _, shot = row(path)
         assert outcome == "ok" and shot, (path, log[-3000:])
+    assert "/logo.png" in asked, log[-3000:]  # only the browser asks for images
     if guarded:
         assert forbidden == [], log[-3000:]
         assert "browser request for http://127.0.0.2" in log
     else:
-        assert "/x.png" in forbidden and "/moved-here" in forbidden
+        assert {"/x.png", "/moved-here", "/via-redirect.png"} <= set(forbidden)
 
 
 def test_the_guarded_browser_does_not_follow_a_redirect_off_the_site(tmp_path: Path) -> None:

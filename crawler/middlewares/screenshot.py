@@ -361,7 +361,8 @@ class ScreenshotMiddleware:
         Scrapy's client, which records why. Only with the guard: Chromium
         treats a page handed over so as public, and refuses its requests to
         private addresses (an intranet page's images on another host). A
-        resource's redirect is not checked (docs/reliability.md)."""
+        resource's redirect is not routed; that private-network rule refuses
+        it (docs/reliability.md)."""
         try:
             await self._answer(route, page_request)
         except Exception as exc:  # the page closed meanwhile (a crash): must not stall
