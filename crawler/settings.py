@@ -12,6 +12,8 @@ import os
 from collections.abc import Collection
 from typing import Any
 
+from crawler import sitelist  # not a name in capitals: Scrapy would take it for a setting
+
 BOT_NAME = "sitesift"
 SPIDER_MODULES = ["crawler.spiders"]
 NEWSPIDER_MODULE = "crawler.spiders"
@@ -242,7 +244,7 @@ SPIDER_MIDDLEWARES = globals().get("SPIDER_MIDDLEWARES", {}) | {
 
 # Settings that take one of a few words (read in lower case, as their readers do).
 _choices: dict[str, tuple[str, ...]] = {
-    "SITESIFT_SCREENSHOTS": ("none", "group", "all"),
+    "SITESIFT_SCREENSHOTS": sitelist.SCREENSHOT_MODES,
     "SITESIFT_SCREENSHOT_FORMAT": ("webp", "png"),
 }
 # Scrapy numbers users often pass with -s; checked like sitesift's own. Scrapy

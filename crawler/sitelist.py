@@ -36,6 +36,7 @@ __all__ = [
     "read_site_list",
 ]
 
+# SITESIFT_SCREENSHOTS and a site's screenshots= option take one of these.
 SCREENSHOT_MODES = ("none", "group", "all")
 
 

@@ -55,12 +55,12 @@ from crawler.distributed import SharedState, shared_state
 from crawler.items import Outcome, PageItem
 from crawler.middlewares.destinations import DestinationGuard
 from crawler.screenshots import Capture, CaptureParams, ScreenshotStore, capture_page
+from crawler.sitelist import SCREENSHOT_MODES
 from crawler.urlgroups import url_pattern
 from extractors.encoding import decode_html, normalize_encoding
 
 logger = logging.getLogger(__name__)
 
-MODES = ("none", "group", "all")
 WANTED = "sitesift_screenshot_wanted"  # request meta: this request goes through the browser
 RESULT = "sitesift_screenshot"  # response meta: the stored screenshot dict
 RAW = "sitesift_raw_body"  # request meta: the page's bytes as the server sent them
@@ -82,9 +82,10 @@ class ScreenshotConfig:
     capture: CaptureParams = CaptureParams()
 
     def __post_init__(self) -> None:
-        if self.mode not in MODES:
+        if self.mode not in SCREENSHOT_MODES:
             raise ValueError(
-                f"SITESIFT_SCREENSHOTS must be one of {', '.join(MODES)}, not {self.mode!r}"
+                f"SITESIFT_SCREENSHOTS must be one of {', '.join(SCREENSHOT_MODES)},"
+                f" not {self.mode!r}"
             )
         if self.per_group < 1:
             raise ValueError("SITESIFT_SCREENSHOT_PER_GROUP must be at least 1")
