@@ -253,17 +253,33 @@ _LATIN1_LETTERS = re.compile(
 )
 
 
-def _to_bytes(text: str) -> bytes | None:
-    """Bytes that cp1252 (or Latin-1 for its holes) would have decoded to ``text``."""
+# Latin-1 letters that ISO-8859-15 (Latin-9) replaced by "€ŠšŽžŒœŸ".
+_NOT_IN_LATIN9 = re.compile("[\u00a4\u00a6\u00a8\u00b4\u00b8\u00bc\u00bd\u00be]")
+_LATIN9_ONLY = re.compile("[\u20ac\u0160\u0161\u017d\u017e\u0152\u0153\u0178]")
+
+
+def _to_bytes(text: str, codec: str = "cp1252") -> bytes | None:
+    """Bytes that ``codec`` (or Latin-1 for its holes) would have decoded to ``text``."""
     out = bytearray()
     for ch in text:
         try:
-            out += ch.encode("cp1252")
+            out += ch.encode(codec)
         except UnicodeEncodeError:
             if ord(ch) > 0xFF:
                 return None
             out.append(ord(ch))
     return bytes(out)
+
+
+def _single_byte_codec(text: str) -> str:
+    """The codec a text of Latin letters was decoded with: ISO-8859-15 when
+    it holds letters only Latin-9 has at those positions ("Œ" for 0xBC) and
+    none of the Latin-1 letters Latin-9 dropped ("¼"), else cp1252. GBK bytes
+    read as Latin-9 hold many such letters (0xBC-0xBE lead common
+    characters), so their absence beside them is a clear sign."""
+    if _LATIN9_ONLY.search(text) and not _NOT_IN_LATIN9.search(text):
+        return "iso8859-15"
+    return "cp1252"
 
 
 def repair_mojibake(text: str, cjk_codecs: list[str] | None = None) -> str:
@@ -273,7 +289,8 @@ def repair_mojibake(text: str, cjk_codecs: list[str] | None = None) -> str:
     and saved again, sometimes twice; GBK read as cp1252). Repair only on a
     strong signature: many UTF-8-as-Latin-1 pairs, or, for a page that
     declares a Chinese codec yet holds no Chinese, a text made of Latin-1
-    letters that decodes cleanly under the declared codec.
+    letters that decodes cleanly under the declared codec (read as cp1252,
+    or as Latin-9: :func:`_single_byte_codec`).
     """
     if text.isascii():
         return text
@@ -292,7 +309,7 @@ def repair_mojibake(text: str, cjk_codecs: list[str] | None = None) -> str:
         latin = len(_LATIN1_LETTERS.findall(text))
         if latin < 50 or CJK_TEXT.search(text):
             break
-        raw = _to_bytes(text)
+        raw = _to_bytes(text, _single_byte_codec(text))
         if raw is None:
             break
         fixed = raw.decode(codec, errors="replace")

@@ -75,6 +75,11 @@ def test_pages_that_are_mojibake_in_their_own_bytes_are_repaired() -> None:
     data = f'<meta charset="gb2312"><p>{once}</p>'.encode()
     decoded, _ = decode_html(data)
     assert body[:20] in decoded
+    # The same read as ISO-8859-15, which puts "Œ" where cp1252 has "¼" (0xBC,
+    # the first byte of 记): seen on two Chinese news pages of 2011-12.
+    latin9 = body.encode("gbk").decode("iso8859-15")
+    assert "Œ" in latin9
+    assert body in decode_html(f'<meta charset="gb2312"><p>{latin9}</p>'.encode())[0]
     # UTF-8 read as Latin-1 and saved again as UTF-8 (double encoding).
     text = "Grüße aus Köln, café crème – déjà vu. " * 10
     double = text.encode("utf-8").decode("latin-1").encode("utf-8")
