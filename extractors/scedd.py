@@ -11,6 +11,12 @@ each narrowing the search to after / before the refused node), after cutting
 everything that precedes the headline; the smallest density on the chosen
 node's ancestor path is the threshold for keeping content nodes.
 
+A line lies in the top 5% only when the whole line does (on a four-line
+page the first line is no header), and an ancestor's density for the
+threshold counts its own tag among its tags, as a leaf's count of 0 is taken
+as 1: otherwise a body of nothing but paragraphs has their mean length for
+its density and the threshold cuts the shorter half of them.
+
 Where the seed is silent (it shows no code for step 8) we climb from the
 chosen node towards the highest ancestor that lies wholly inside the legal
 window, add the contiguous sibling blocks inside the window that clear the
@@ -171,6 +177,16 @@ class _Scores:
     density: dict[etree._Element, float]
     chars: dict[etree._Element, float]
     removed: set[etree._Element]
+    tags: dict[etree._Element, int]
+
+    def ancestor_density(self, el: etree._Element) -> float:
+        """An ancestor's density for the threshold, its own tag counted
+        among its tags: a leaf block's count of 0 is taken as 1 (itself), so
+        a parent of n plain paragraphs counts n + 1. Counted without it, a
+        body holding nothing but paragraphs has their mean length for its
+        density, and the threshold cut every paragraph shorter than that."""
+        chars = self.chars[el]
+        return chars / (self.tags[el] + 1) if chars > 0 else 0.0
 
 
 def _norm(text: str) -> str:
@@ -241,6 +257,7 @@ def score_nodes(doc: Document, removed: set[etree._Element], params: Params) -> 
     cut: dict[etree._Element, list[int]] = {}  # [chars, link chars, tags] removed below
     density: dict[etree._Element, float] = {}
     chars: dict[etree._Element, float] = {}
+    tag_counts: dict[etree._Element, int] = {}
     w = params.link_weight
     for el in reversed(nodes):
         st = stats[el]
@@ -250,6 +267,7 @@ def score_nodes(doc: Document, removed: set[etree._Element], params: Params) -> 
         tags = st.tag_count - t
         weighted = (text - links) + w * links
         chars[el] = weighted
+        tag_counts[el] = tags
         density[el] = weighted / max(1, tags) if weighted > 0 else 0.0
         parent = el.getparent()
         if parent is None or parent not in stats:
@@ -263,7 +281,7 @@ def score_nodes(doc: Document, removed: set[etree._Element], params: Params) -> 
             acc[0] += c
             acc[1] += lc
             acc[2] += t
-    return _Scores(density, chars, removed)
+    return _Scores(density, chars, removed, tag_counts)
 
 
 @dataclass(slots=True)
@@ -293,7 +311,7 @@ def locate(doc: Document, scores: _Scores, params: Params) -> tuple[etree._Eleme
         if not window.lo <= st.index <= window.hi:
             continue
         found = el
-        if st.line < window.top:
+        if st.line + 1 <= window.top:  # the whole line lies in the top share
             window.lo = st.index + st.tag_count + 1  # search after it
         elif st.line > window.bottom:
             window.hi = st.index - 1  # search before it
@@ -314,7 +332,7 @@ def _in_window(doc: Document, el: etree._Element, window: _Window) -> bool:
     return (
         window.lo <= st.index
         and st.index + st.tag_count <= window.hi
-        and st.line >= window.top
+        and st.line + 1 > window.top
         and st.last_line <= window.bottom
     )
 
@@ -335,7 +353,7 @@ def content_roots(
     threshold = scores.density[leader]
     el = leader.getparent()
     while el is not None and el in scores.density:
-        threshold = min(threshold, scores.density[el])
+        threshold = min(threshold, scores.ancestor_density(el))
         if el is body:
             break
         el = el.getparent()

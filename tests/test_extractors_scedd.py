@@ -209,3 +209,19 @@ def test_never_raises_on_arbitrary_input(html: str | bytes) -> None:
     result = extract(html)
     assert result.method == "scedd"
     assert result.length_class in (LengthClass.SHORT, LengthClass.LONG)
+
+
+def test_a_bare_page_of_paragraphs_keeps_them_all() -> None:
+    """A page that is nothing but its headline and paragraphs: the first
+    line is no header (it does not lie wholly in the page's top 5%), and
+    the body's density, the mean of its paragraphs, does not cut the
+    shorter ones (its own tag is counted among its tags)."""
+    paragraphs = [
+        "This is a paragraph of a page. It has several sentences to be long enough to keep.",
+        "Second paragraph of the page, also long enough to be kept by every density method.",
+        "A third paragraph closes the story with a sentence about the weather and the town.",
+    ]
+    body = "".join(f"<p>{p}</p>" for p in paragraphs)
+    for headline in ("", "<h1>Page title</h1>"):
+        html = f"<html><head><title>Page title</title></head><body>{headline}{body}</body></html>"
+        assert extract(html).text.split("\n") == paragraphs, headline
