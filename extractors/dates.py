@@ -66,21 +66,31 @@ _DATE_PATTERNS: tuple[tuple[re.Pattern[str], str], ...] = (
 # menus) is passed over after one cheap scan instead of one per pattern.
 _ANY_YEAR = re.compile(_YEAR)
 # Relative dates: (pattern, unit). Chinese and English.
+# "3小时前", "2 days ago": the amount, its unit and "ago" right after it (a
+# reading time "阅读约需5分钟", a video's "时长：3分钟" or "24小时热榜" is no date).
 _RELATIVE: tuple[tuple[re.Pattern[str], str], ...] = (
-    (re.compile(r"(\d+)\s*(?:秒钟?|seconds?\s+ago)", re.I), "seconds"),
-    (re.compile(r"(\d+)\s*(?:分钟|mins?(?:utes?)?\s+ago)", re.I), "minutes"),
-    (re.compile(r"(\d+)\s*(?:个?小时|hours?\s+ago|hrs?\s+ago)", re.I), "hours"),
+    (re.compile(r"(\d+)\s*(?:秒钟?\s*前|seconds?\s+ago)", re.I), "seconds"),
+    (re.compile(r"(\d+)\s*(?:分钟\s*前|mins?(?:utes?)?\s+ago)", re.I), "minutes"),
+    (re.compile(r"(\d+)\s*(?:个?小时\s*前|hours?\s+ago|hrs?\s+ago)", re.I), "hours"),
     (re.compile(r"(\d+)\s*(?:天前|days?\s+ago)", re.I), "days"),
     (re.compile(r"(\d+)\s*(?:周前|个?星期前|weeks?\s+ago)", re.I), "weeks"),
 )
-_RELATIVE_SUFFIX = re.compile(r"前|ago", re.I)
+# A day word is a date when a clock time follows it ("昨天 14:20") or it is
+# the whole stamp ("刚刚", "Yesterday"); "今天天气晴朗" and "Today's Paper" are not.
 _DAY_WORDS: tuple[tuple[re.Pattern[str], int], ...] = (
     (re.compile(r"刚刚|just now", re.I), 0),
     (re.compile(r"今天|today", re.I), 0),
     (re.compile(r"前天"), 2),
     (re.compile(r"昨天|昨日|yesterday", re.I), 1),
 )
-_CLOCK = re.compile(r"(\d{1,2})\s*[:：]\s*(\d{2})")
+_CLOCK_AFTER = re.compile(r"\s*[,，]?\s*(?:at\s+)?(\d{1,2})\s*[:：]\s*(\d{2})(?!\d)", re.I)
+# What may stand beside a lone day word in a stamp: separators, "发布"/"更新"
+# ("published", "updated") and the like.
+_STAMP_REST = re.compile(
+    r"[\s|·•:：,，\-–—()（）\[\]]*(?:(?:发布|更新)(?:时间|于)?|时间|posted|published|updated)?"
+    r"[\s|·•:：,，\-–—()（）\[\]]*",
+    re.I,
+)
 _ISO = re.compile(
     r"^\s*((?:19|20)\d\d)-?(\d\d)-?(\d\d)(?:[T ](\d\d):?(\d\d)(?::?(\d\d)(?:\.\d+)?)?"
     r"\s*(Z|[+-]\d\d:?\d\d)?)?"
@@ -130,8 +140,14 @@ def _naive(value: datetime) -> datetime:
 
 
 def _not_future(value: datetime, now: datetime | None) -> bool:
-    # A day of slack: a page's local time may be ahead of the fetch time in UTC.
-    return now is None or _naive(value) <= _naive(now) + timedelta(days=1)
+    """Whether ``value`` is not after ``now`` (the fetch time; without one,
+    the present). A time with its offset is compared as it stands, with an
+    hour for clocks that disagree; a local time without one may be up to a
+    day ahead of the fetch time in UTC."""
+    bound = now or datetime.now(UTC)
+    if value.tzinfo is not None and bound.tzinfo is not None:
+        return value <= bound + timedelta(hours=1)
+    return _naive(value) <= _naive(bound) + timedelta(days=1)
 
 
 def parse_date(text: str | None, now: datetime | None = None) -> datetime | None:
@@ -194,17 +210,19 @@ def _parse_text(text: str, compact: bool = True) -> tuple[datetime | None, int]:
 def _parse_relative(text: str, now: datetime) -> datetime | None:
     for pattern, unit in _RELATIVE:
         m = pattern.search(text)
-        if m and (unit != "days" or _RELATIVE_SUFFIX.search(text, m.start())):
+        if m:
             return now - timedelta(**{unit: int(m.group(1))})
     for pattern, days_back in _DAY_WORDS:
-        if pattern.search(text):
+        for m in pattern.finditer(text):
             day = now - timedelta(days=days_back)
-            clock = _CLOCK.search(text)
+            clock = _CLOCK_AFTER.match(text, m.end())
             if clock and int(clock.group(1)) < 24 and int(clock.group(2)) < 60:
                 return day.replace(
                     hour=int(clock.group(1)), minute=int(clock.group(2)), second=0, microsecond=0
                 )
-            return day.replace(hour=0, minute=0, second=0, microsecond=0)
+            rest = text[: m.start()] + " " + text[m.end() :]
+            if _STAMP_REST.fullmatch(rest):
+                return day.replace(hour=0, minute=0, second=0, microsecond=0)
     return None
 
 

@@ -3,7 +3,7 @@ relative, never future), author, language, main image."""
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import UTC, datetime
 
 import pytest
 
@@ -26,6 +26,15 @@ NOW = datetime(2024, 5, 10, 12, 0)
         ("2 days ago", "2024-05-08T12:00:00"),
         ("2030-01-01", None),  # after the fetch time
         ("no date here", None),
+        ("刚刚", "2024-05-10"),
+        ("发布时间：昨天", "2024-05-09"),
+        ("3小时前　来源：新华社", "2024-05-10T09:00:00"),
+        # Durations, labels and prose that hold a relative word are no date.
+        ("阅读本文约需5分钟", None),
+        ("视频时长：3分钟", None),
+        ("24小时热榜", None),
+        ("今天天气晴朗", None),
+        ("Today’s Paper", None),
     ],
 )
 def test_find_datetime(text: str, iso: str | None) -> None:
@@ -97,6 +106,12 @@ def test_relative_date_needs_and_respects_fetch_time() -> None:
 def test_future_meta_date_is_rejected() -> None:
     html = _page('<meta property="article:published_time" content="2099-01-01">', "<p>x</p>")
     assert extract_metadata(html, fetched_at=NOW).published is None
+    # Without a fetch time, the present is the bound.
+    assert extract_metadata(html).published is None
+    # A time with its offset is compared as it stands: 10 hours after the fetch.
+    ahead = '<meta property="article:published_time" content="2024-05-10T18:00:00-04:00">'
+    fetched = datetime(2024, 5, 10, 12, 0, tzinfo=UTC)
+    assert extract_metadata(_page(ahead, "<p>x</p>"), fetched_at=fetched).published is None
 
 
 @pytest.mark.parametrize(
