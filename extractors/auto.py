@@ -32,6 +32,7 @@ import logging
 from collections import Counter
 from dataclasses import dataclass, fields, replace
 from datetime import datetime
+from itertools import chain
 from typing import Any
 
 from .boilerplate import clean_lines
@@ -382,21 +383,38 @@ def _tiny_body(listed: Result, article_text: str, p: Params) -> bool:
     )
 
 
-def _paragraphs_beside(article_text: str, records: list[str]) -> int:
-    """Long lines of the article consensus that no entry holds: an article
-    with its comments or a link list below it has several, a list page none.
-    A "record" holding several long paragraphs is the article itself (a
-    group that took the article's box for one of its items), not an entry."""
+def _paragraphs_beside(article_text: str, records: list[str], enough: int) -> int:
+    """Long lines of the article consensus that no entry holds, counted up
+    to ``enough``: an article with its comments or a link list below it has
+    several, a list page none. A "record" holding several long paragraphs is
+    the article itself (a group that took the article's box for one of its
+    items), not an entry.
+
+    Lines and entries are both in page order, so each line is looked for
+    from the entry that held the line before: a list of thousands of
+    entries costs one pass, not one search of every entry per line."""
     paragraphs = [
         "".join(line.split())
         for line in article_text.split("\n")
         if nonspace_len(line) >= LONG_LINE_CHARS
     ]
     entries = ["".join(r.split()) for r in records]
-    entries = [
-        e for e in entries if sum(1 for para in paragraphs if para in e) <= MAX_ENTRY_PARAGRAPHS
-    ]
-    return sum(1 for para in paragraphs if not any(para in e for e in entries))
+    held_by: list[int | None] = []
+    unheld = 0
+    at = 0
+    for para in paragraphs:
+        holder = next(
+            (i for i in chain(range(at, len(entries)), range(at)) if para in entries[i]), None
+        )
+        if holder is None:
+            unheld += 1
+            if unheld >= enough:
+                return enough
+        else:
+            at = holder
+        held_by.append(holder)
+    per_entry = Counter(i for i in held_by if i is not None)
+    return unheld + sum(1 for i in held_by if i is not None and per_entry[i] > MAX_ENTRY_PARAGRAPHS)
 
 
 def _body_in_unlinked_record(article_text: str, records: list[Record], p: Params) -> bool:
@@ -544,7 +562,9 @@ def _list_route(
             or (
                 not boxed
                 and _list_is_main(doc, listed, main, p)
-                and _paragraphs_beside(article_text, [r.text for r in listed.records])
+                and _paragraphs_beside(
+                    article_text, [r.text for r in listed.records], p.list_max_long_lines
+                )
                 < p.list_max_long_lines
             )
         ):

@@ -246,10 +246,26 @@ def test_lead_paragraph_above_the_chosen_body_is_put_back() -> None:
 def test_paragraphs_beside_the_records_mark_an_article() -> None:
     from extractors.auto import _paragraphs_beside
 
-    assert _paragraphs_beside("\n".join(ITEMS), ITEMS) == 0  # a list page: all in records
-    assert _paragraphs_beside("\n".join([*PARAS, *ITEMS]), ITEMS) == len(PARAS)
+    many = 99
+    assert _paragraphs_beside("\n".join(ITEMS), ITEMS, many) == 0  # a list page: all in records
+    assert _paragraphs_beside("\n".join([*PARAS, *ITEMS]), ITEMS, many) == len(PARAS)
+    assert _paragraphs_beside("\n".join([*PARAS, *ITEMS]), ITEMS, 2) == 2  # counted up to 2
     # A "record" that is the article's whole box is no entry.
-    assert _paragraphs_beside("\n".join(PARAS), [" ".join(PARAS), *ITEMS]) == len(PARAS)
+    assert _paragraphs_beside("\n".join(PARAS), [" ".join(PARAS), *ITEMS], many) == len(PARAS)
+
+
+def test_paragraphs_beside_are_found_in_any_order() -> None:
+    """Lines are looked for from the entry that held the line before (page
+    order: one pass over a list of thousands), then from the top: a line
+    whose entry came earlier is still held."""
+    from extractors.auto import _paragraphs_beside
+
+    entries = [
+        f"Entry {i}: a headline of a post and the teaser that follows it." for i in range(3000)
+    ]
+    shuffled = [entries[2999], *entries[:2999], entries[0]]
+    assert _paragraphs_beside("\n".join(shuffled), entries, 3) == 0
+    assert _paragraphs_beside("\n".join([*entries, *PARAS]), entries, 99) == len(PARAS)
 
 
 def test_list_page_gives_records() -> None:
