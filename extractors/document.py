@@ -130,8 +130,13 @@ LINKED_TEXT_BREAKS = 2
 # A limit on nesting: deeper markup is flattened to keep recursion bounded.
 MAX_DEPTH = 400
 # Pages larger than this are cut before parsing (the main text of any real
-# page lies well within it) so that extraction time stays bounded.
+# page lies well within it) so that extraction time stays bounded. What holds
+# no text is taken out first: scripts (a framework's inlined JSON state),
+# style sheets and inline data: URIs (a base64 image) would otherwise fill the
+# budget before the body's text begins.
 MAX_CHARS = 5_000_000
+_NO_TEXT_BLOCKS = re.compile(r"<(script|style|template)\b[^>]*>.*?</\1\s*>", re.S | re.I)
+_DATA_URI = re.compile(r"""=\s*(?:"data:[^"]*"|'data:[^']*')""", re.I)
 
 
 # What a ``lang`` attribute must look like to be read (BCP 47 shape; ``_`` as
@@ -293,7 +298,8 @@ def _flatten_deep(root: etree._Element) -> None:
 
 def parse_html(text: str) -> etree._Element:
     """Parse markup into an lxml tree (never returns None)."""
-    text = text[:MAX_CHARS]
+    if len(text) > MAX_CHARS:
+        text = _DATA_URI.sub('=""', _NO_TEXT_BLOCKS.sub(r"<\1></\1>", text))[:MAX_CHARS]
     if text.lstrip().startswith("<?xml"):
         text = re.sub(r"^\s*<\?xml[^>]*\?>", "", text)
     try:

@@ -189,3 +189,22 @@ def test_binary_bytes_give_an_empty_page_and_one_nul_does_not() -> None:
         assert not result.text and result.page_type is not None
     page = b"<html><body><p>A stray NUL \x00" + b" in a real article." * 20 + b"</p></body></html>"
     assert "real article" in extract(page).text
+
+
+def test_a_huge_inline_script_or_image_does_not_push_the_text_past_the_cut() -> None:
+    """Pages over MAX_CHARS are cut before parsing; what holds no text (a
+    framework's inlined JSON state, a base64 image) goes first, so the body's
+    text after it survives."""
+    from extractors.document import MAX_CHARS
+
+    story = "".join(
+        f"<p>Paragraph {i} of the story, long enough to be kept as text.</p>" for i in range(6)
+    )
+    state = (
+        '{"items": [' + ",".join(f'{{"id": {i}, "name": "item"}}' for i in range(300_000)) + "]}"
+    )
+    image = "data:image/png;base64," + "A" * MAX_CHARS
+    for bulk in (f'<script type="application/json">{state}</script>', f'<img src="{image}">'):
+        assert len(bulk) > MAX_CHARS
+        doc = as_document(f"<html><head><title>T</title></head><body>{bulk}{story}</body></html>")
+        assert "Paragraph 5 of the story" in "\n".join(text_lines(doc.body)), bulk[:30]
