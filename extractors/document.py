@@ -379,7 +379,7 @@ class Document:
         url: str | None = None,
         content_type: str | None = None,
     ) -> None:
-        if isinstance(source, bytes) and looks_binary(source):
+        if isinstance(source, bytes) and looks_binary(source, content_type):
             source = b""  # an image or an archive is no page: an empty result
         self.text, self.encoding = decode_html(source, content_type)
         self.url = url

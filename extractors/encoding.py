@@ -202,16 +202,19 @@ _BINARY_MAGIC = (b"\x89PNG\r\n\x1a\n", b"\xff\xd8\xff", b"GIF87a", b"GIF89a", b"
 _CONTROL_BYTES = bytes(b for b in range(32) if b not in b"\t\n\x0c\r")
 
 
-def looks_binary(head: bytes) -> bool:
+def looks_binary(head: bytes, content_type: str | None = None) -> bool:
     """Whether the first bytes of a body are a binary file rather than text
     (where a stray NUL is no proof): a known binary signature, or more NULs
     (over 1%, more than one) or non-whitespace control bytes (over 5%) than
     text has; random or compressed bytes are about 0.4% NUL and 11% control
-    bytes. UTF-16, half NULs, is text when its byte order mark says so."""
+    bytes. UTF-16, half NULs, is text when its byte order mark or the
+    Content-Type's charset says so."""
     head = head[:SNIFF_BYTES]
     if head.startswith(_BINARY_MAGIC):
         return True
     if head.startswith((b"\xff\xfe", b"\xfe\xff")):
+        return False
+    if (normalize_encoding(header_charset(content_type)) or "").startswith("utf-16"):
         return False
     nuls = head.count(0)
     controls = len(head) - len(head.translate(None, _CONTROL_BYTES))

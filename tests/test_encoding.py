@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from extractors.encoding import decode_html, normalize_encoding
+from extractors.encoding import decode_html, looks_binary, normalize_encoding
 
 SIMPLIFIED = "国务院总理今天在人民大会堂会见了来访的客人，双方就经贸合作交换了意见。"
 TRADITIONAL = "中華民國臺灣的經濟發展與國際貿易合作關係，雙方會談內容豐富。"
@@ -102,3 +102,16 @@ def test_long_utf8_page_cut_inside_a_character_is_still_utf8(
     decoded, encoding = decode_html(data, content_type)
     assert encoding == "utf-8"
     assert SIMPLIFIED in decoded
+
+
+def test_utf16_without_a_bom_is_text_when_the_header_says_so() -> None:
+    """Half its bytes are NULs, which looks binary; the charset says otherwise."""
+    from extractors import as_document, extract
+
+    page = (
+        "<html><body><h1>标题</h1>" + "<p>这是一个用UTF-16LE编码的网页，没有字节顺序标记。</p>" * 5
+    )
+    data = (page + "</body></html>").encode("utf-16-le")
+    assert looks_binary(data) and not looks_binary(data, "text/html; charset=UTF-16LE")
+    text = extract(as_document(data, None, "text/html; charset=utf-16le")).text
+    assert "没有字节顺序标记" in text

@@ -580,7 +580,7 @@ class SiteSpider(Spider):
             return f"not HTML ({ctype})"
         if not ctype and not _looks_html(head):
             return "not HTML (no content type, no markup)"
-        if looks_binary(head):
+        if looks_binary(head, content_type):
             return "binary content served as HTML"
         return None
 
