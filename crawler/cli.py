@@ -216,14 +216,38 @@ def _fetch_deadline() -> float:
 def _fetch(url: str) -> tuple[bytes, str | None]:
     """One page over HTTP(S) for `sitesift extract URL` and its Content-Type
     (its charset decodes the page), bounded in time and size; a body cut
-    short is an error, not a truncated text."""
+    short is an error, not a truncated text. The deadline holds from the
+    connection on: the fetch runs in a thread the command stops waiting for
+    (a server sending one header line every few seconds never ends a read)."""
+    import threading
+
+    deadline = _fetch_deadline()
+    outcome: dict[str, Any] = {}
+
+    def run() -> None:
+        try:
+            outcome["page"] = _fetch_within(url, deadline)
+        except Exception as exc:  # handed to the waiting thread
+            outcome["error"] = exc
+
+    worker = threading.Thread(target=run, name="sitesift-fetch", daemon=True)
+    worker.start()
+    worker.join(deadline + 1.0)
+    if worker.is_alive():
+        raise CLIError(f"cannot fetch {url}: no complete page within {deadline:g} s")
+    if "error" in outcome:
+        raise outcome["error"]
+    return outcome["page"]
+
+
+def _fetch_within(url: str, deadline: float) -> tuple[bytes, str | None]:
+    import http.client
     import time
     import urllib.error
     import urllib.request
 
     from crawler.settings import DOWNLOAD_MAXSIZE, USER_AGENT
 
-    deadline = _fetch_deadline()
     end = time.monotonic() + deadline
     request = urllib.request.Request(url, headers={"User-Agent": USER_AGENT})
     chunks: list[bytes] = []
@@ -244,9 +268,59 @@ def _fetch(url: str) -> tuple[bytes, str | None]:
                 raise CLIError(f"cannot fetch {url}: the page ended after {size} of "
                                f"{expected} bytes")  # fmt: skip
             content_type = response.headers.get("Content-Type")
+            coding = (response.headers.get("Content-Encoding") or "").strip().lower()
+    except http.client.IncompleteRead:
+        raise CLIError(f"cannot fetch {url}: the page ended early ({size} bytes read)") from None
+    except http.client.HTTPException as exc:  # not HTTP, too many or too long headers
+        why = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
+        raise CLIError(f"cannot fetch {url}: a broken HTTP answer ({why})") from None
     except (urllib.error.URLError, OSError, ValueError) as exc:
         raise CLIError(f"cannot fetch {url}: {getattr(exc, 'reason', exc)}") from None
-    return b"".join(chunks), content_type
+    data = b"".join(chunks)
+    if coding in ("gzip", "x-gzip", "deflate"):
+        data = _decompressed(data, url)
+    elif coding not in ("", "identity"):
+        raise CLIError(f"cannot fetch {url}: the page came in an encoding it cannot undo "
+                       f"(Content-Encoding: {coding})")  # fmt: skip
+    return data, content_type
+
+
+def _decompressed(data: bytes, source: str) -> bytes:
+    """A gzip (or zlib) body or file unpacked, at most DOWNLOAD_MAXSIZE bytes
+    of it (a small bomb must not fill the memory)."""
+    import zlib
+
+    from crawler.settings import DOWNLOAD_MAXSIZE
+
+    try:
+        unpacker = zlib.decompressobj(wbits=47)  # gzip or zlib, by the header
+        out = unpacker.decompress(data, DOWNLOAD_MAXSIZE)
+    except zlib.error as exc:
+        raise CLIError(f"cannot read {source}: a broken compressed page ({exc})") from None
+    if unpacker.unconsumed_tail:
+        raise CLIError(f"cannot read {source}: over {DOWNLOAD_MAXSIZE} bytes once unpacked")
+    return out
+
+
+# What a binary body is, for the error that says it is no page.
+_FILE_KINDS = (
+    (b"%PDF-", "a PDF document"),
+    (b"\x89PNG", "a PNG image"),
+    (b"\xff\xd8\xff", "a JPEG image"),
+    (b"GIF8", "a GIF image"),
+    (b"PK\x03\x04", "a ZIP archive"),
+    (b"RIFF", "a RIFF file (WebP, WAV...)"),
+)
+
+
+def _not_a_page(data: bytes, content_type: str | None) -> str | None:
+    """Why bytes given to `sitesift extract` are no page, or None."""
+    from extractors.encoding import looks_binary
+
+    if not looks_binary(data, content_type):
+        return None
+    kind = next((name for magic, name in _FILE_KINDS if data.startswith(magic)), "binary data")
+    return f"not an HTML page: {kind}"
 
 
 def cmd_extract(args: argparse.Namespace) -> int:
@@ -257,13 +331,17 @@ def cmd_extract(args: argparse.Namespace) -> int:
     if args.reference and args.method not in ("layout", "auto"):
         raise CLIError("--reference is for --method layout or auto")
     url, content_type = args.url, None
-    if args.file.startswith(("http://", "https://")):
+    if args.file.lower().startswith(("http://", "https://")):
         (data, content_type), url = _fetch(args.file), url or args.file
     else:
         try:
             data = sys.stdin.buffer.read() if args.file == "-" else Path(args.file).read_bytes()
         except OSError as exc:
             raise CLIError(f"cannot read {args.file}: {exc.strerror}") from None
+        if data.startswith(b"\x1f\x8b"):  # page.html.gz
+            data = _decompressed(data, args.file)
+    if why := _not_a_page(data, content_type):
+        raise CLIError(f"{args.file}: {why}")
     try:
         reference = [Path(p).read_bytes() for p in args.reference] or None
     except OSError as exc:

@@ -281,6 +281,79 @@ def test_extract_url_cut_short(serve: Callable[[Handler], str]) -> None:
     assert_clean_error(sitesift("extract", serve(short)), "ended after 28 of 1000 bytes")
 
 
+def test_extract_url_deadline_holds_while_headers_trickle(serve: Callable[[Handler], str]) -> None:
+    """A server sending one header line every second never ends a read:
+    the deadline counts from the connection on."""
+
+    def slow_headers(h: BaseHTTPRequestHandler) -> None:
+        h.wfile.write(b"HTTP/1.1 200 OK\r\n")
+        for i in range(30):
+            h.wfile.write(f"X-Slow-{i}: v\r\n".encode())
+            h.wfile.flush()
+            time.sleep(1)
+
+    started = time.monotonic()
+    proc = sitesift("extract", serve(slow_headers), env={"SITESIFT_FETCH_DEADLINE": "2"})
+    assert time.monotonic() - started < 10
+    assert_clean_error(proc, "no complete page within 2 s")
+
+
+@pytest.mark.parametrize(
+    ("answer", "words"),
+    [
+        (b"THIS IS NOT HTTP\r\n\r\n", "a broken HTTP answer (BadStatusLine"),
+        (
+            b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n10\r\n<html><body><p>",
+            "ended early",
+        ),
+        (
+            b"HTTP/1.1 200 OK\r\n" + b"".join(b"X-%d: v\r\n" % i for i in range(120)) + b"\r\n",
+            "broken HTTP answer",
+        ),
+    ],
+)
+def test_extract_url_broken_answers_are_clean_errors(
+    serve: Callable[[Handler], str], answer: bytes, words: str
+) -> None:
+    def broken(h: BaseHTTPRequestHandler) -> None:
+        h.wfile.write(answer)
+        h.close_connection = True
+
+    assert_clean_error(sitesift("extract", serve(broken)), words)
+
+
+def test_extract_reads_gzip_pages_and_refuses_what_is_no_page(
+    serve: Callable[[Handler], str], tmp_path: Path
+) -> None:
+    """A gzipped file (the datasets' page.html.gz) or a gzip-encoded answer is
+    unpacked; a PDF is refused with what it is rather than an empty result."""
+    import gzip
+
+    page = b"<html><head><title>Packed</title></head><body><article><p>"
+    page += b"A story that was stored compressed, and is read all the same. " * 4
+    page += b"</p></article></body></html>"
+    packed = tmp_path / "page.html.gz"
+    packed.write_bytes(gzip.compress(page))
+    proc = sitesift("extract", str(packed))
+    assert proc.returncode == 0 and "stored compressed" in proc.stdout, proc.stderr
+
+    def gzipped(h: BaseHTTPRequestHandler) -> None:
+        data = gzip.compress(page)
+        h.send_response(200)
+        h.send_header("Content-Type", "text/html")
+        h.send_header("Content-Encoding", "gzip")
+        h.send_header("Content-Length", str(len(data)))
+        h.end_headers()
+        h.wfile.write(data)
+
+    proc = sitesift("extract", serve(gzipped).replace("http://", "HTTP://"))
+    assert proc.returncode == 0 and "stored compressed" in proc.stdout, proc.stderr
+
+    pdf = tmp_path / "paper.pdf"
+    pdf.write_bytes(b"%PDF-1.7\n" + bytes(range(256)) * 20)
+    assert_clean_error(sitesift("extract", str(pdf)), "not an HTML page: a PDF document")
+
+
 # -- settings are checked before the crawl starts ---------------------------------------
 
 
