@@ -249,10 +249,10 @@ def find_title(
     params = params or Params()
     page_title = doc.title or ""
     og = doc.meta.get("og:title") or doc.meta.get("twitter:title") or ""
-    heading = _headline_element(doc, (page_title, og))
+    site = doc.meta.get("og:site_name", "")
+    heading = _headline_element(doc, (page_title, og), site)
     if heading is not None:
         return collapse_ws(text_content(heading)), heading
-    site = doc.meta.get("og:site_name", "")
     headings = {
         _norm(text_content(h)) for h in itertools.islice(doc.body.iter("h1", "h2", "h3"), 20)
     }
@@ -262,12 +262,16 @@ def find_title(
     return None, None
 
 
-def _headline_element(doc: Document, titles: tuple[str, ...]) -> etree._Element | None:
+def _headline_element(
+    doc: Document, titles: tuple[str, ...], site: str = ""
+) -> etree._Element | None:
     """The first h1..h3 (or element with a title-ish class) whose text is
-    contained in one of the page's declared titles."""
+    contained in one of the page's declared titles and is not the site's
+    name (og:site_name, or a logo)."""
     wanted = [_norm(t) for t in titles if t]
     if not wanted:
         return None
+    site_n = _norm(site)
     for el in doc.body.iter("h1", "h2", "h3", "h4", "div", "span", "p", "td", "strong"):
         st = doc.stats.get(el)
         if st is None or not 4 <= st.text_len <= 200:
@@ -277,15 +281,17 @@ def _headline_element(doc: Document, titles: tuple[str, ...]) -> etree._Element 
         if _is_logo(el, st.link_density):
             continue
         text = _norm(text_content(el))
+        if text == site_n:
+            continue
         if len(text) >= 4 and any(text in w and len(text) >= 0.3 * len(w) for w in wanted):
             return el
     return None
 
 
 def _is_logo(el: etree._Element, link_density: float) -> bool:
-    """A site name shown as a heading: a link (to the home page) or inside
-    the page header/navigation."""
-    if link_density > 0.5:
+    """A site name shown as a heading: a link (to the home page), inside the
+    page header/navigation, or marked a logo (by its class or an ancestor's)."""
+    if link_density > 0.5 or "logo" in (el.get("class") or "").lower():
         return True
     return any(
         a.tag in ("header", "nav", "a") or "logo" in (a.get("class") or "").lower()
@@ -298,7 +304,7 @@ def _strip_site_name(title: str, site: str, headings: set[str] = frozenset()) ->
     as a heading, else the longest part once the site name is dropped."""
     parts = [p.strip() for p in _TITLE_SEP.split(title) if p and p.strip()]
     if len(parts) <= 1:
-        return title.strip()
+        return _without_site_suffix(title.strip(), site)
     for part in parts:
         if _norm(part) in headings:
             return part
@@ -306,6 +312,18 @@ def _strip_site_name(title: str, site: str, headings: set[str] = frozenset()) ->
     kept = [p for p in parts if not site_n or _norm(p) not in site_n and site_n not in _norm(p)]
     kept = kept or parts
     return max(kept, key=len)
+
+
+def _without_site_suffix(title: str, site: str) -> str:
+    """A title ending in the site's name after a separator no space sets off
+    ("春季植树活动-江城日报网"), without it: a hyphen in a word is no
+    separator, but before the declared site name it is."""
+    site = site.strip()
+    if not site or not title.endswith(site):
+        return title
+    head = title[: -len(site)].rstrip()
+    stripped = head.rstrip("-_|:·•—–~ ")
+    return stripped if stripped and stripped != head else title
 
 
 # -- publish date --------------------------------------------------------------

@@ -69,6 +69,20 @@ def test_title_prefers_visible_headline_over_site_name() -> None:
         "<p>text</p>",
     )
     assert extract_metadata(no_heading).title == "Bridge to close"
+    # The site's name as a heading of its own: marked a logo by its class, or
+    # named by og:site_name.
+    title = "<title>Bridge to close :: Riverton Ledger ::</title>"
+    body = "<h1{}>Riverton Ledger</h1><h2>Bridge to close</h2><p>text</p>"
+    logo = _page(title, body.format(" class='topbar__logo__title'"))
+    assert extract_metadata(logo).title == "Bridge to close"
+    named = _page(
+        title + '<meta property="og:site_name" content="Riverton Ledger">', body.format("")
+    )
+    assert extract_metadata(named).title == "Bridge to close"
+    # A site name after a hyphen no space sets off, when the page names its site.
+    site = '<meta property="og:site_name" content="江城日报网">'
+    glued = _page(f"<title>春季植树活动吸引千名市民参与-江城日报网</title>{site}", "<p>正文</p>")
+    assert extract_metadata(glued).title == "春季植树活动吸引千名市民参与"
 
 
 def test_jsonld_date_author_image() -> None:
