@@ -142,6 +142,9 @@ _DATA_URI = re.compile(r"""=\s*(?:"data:[^"]*"|'data:[^']*')""", re.I)
 # What a ``lang`` attribute must look like to be read (BCP 47 shape; ``_`` as
 # pages write ``zh_CN``); anything else is ignored and the script decides.
 _LANG_TAG = re.compile(r"[a-z]{1,8}(?:[-_][a-z0-9]{1,8})*")
+# Languages whose script the text tells apart from the Latin-script ones.
+_CJK_LANGUAGES = frozenset({"zh", "ja", "ko"})
+_LANGUAGE_SAMPLE = 20_000  # characters of body text read for the script
 
 
 class ExtractionError(ValueError):
@@ -484,10 +487,26 @@ class Document:
 
     @cached_property
     def language(self) -> str | None:
-        """Language code from the ``lang`` attribute or, failing that, the script."""
-        if self.lang_attr:
-            return self.lang_attr.split("-")[0]
-        return guess_language(text_content(self.body))
+        """Language code from the ``lang`` attribute, unless the script of the
+        text says otherwise (a Chinese site's template left at ``lang="en"``:
+        Chinese, Japanese and Korean against the rest); without one, the script."""
+        return self.derived(("language",), self._language)
+
+    def _language(self) -> str | None:
+        declared = self.lang_attr.split("-")[0].split("_")[0] if self.lang_attr else None
+        sample: list[str] = []
+        size = 0
+        for piece in self.body.itertext():
+            sample.append(piece)
+            size += len(piece)
+            if size > _LANGUAGE_SAMPLE:
+                break
+        script = guess_language(" ".join(sample))
+        if declared is None or script is None:
+            return declared or script
+        if (script in _CJK_LANGUAGES) != (declared in _CJK_LANGUAGES):
+            return script
+        return declared
 
     def elements(self, tag: str | None = None) -> list[etree._Element]:
         """Elements of the cleaned tree in document order (optionally one tag)."""

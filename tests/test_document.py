@@ -208,3 +208,19 @@ def test_a_huge_inline_script_or_image_does_not_push_the_text_past_the_cut() -> 
         assert len(bulk) > MAX_CHARS
         doc = as_document(f"<html><head><title>T</title></head><body>{bulk}{story}</body></html>")
         assert "Paragraph 5 of the story" in "\n".join(text_lines(doc.body)), bulk[:30]
+
+
+def test_the_script_overrules_a_lang_attribute_of_the_other_kind() -> None:
+    """A Chinese site's template left at lang="en" is Chinese; lang="de" on
+    Latin text stays German (the script cannot tell Latin languages apart)."""
+    chinese = "".join(
+        f"<p>第{i}段：市绿化委员会负责人表示，全市森林覆盖率稳步提升。</p>" for i in range(5)
+    )
+    english = "".join(
+        f"<p>Paragraph {i}: the council will install more bins.</p>" for i in range(5)
+    )
+    page = "<html lang='{}'><body>{}</body></html>"
+    assert as_document(page.format("en", chinese)).language == "zh"
+    assert as_document(page.format("zh-CN", english)).language == "en"
+    assert as_document(page.format("de", english)).language == "de"
+    assert as_document(page.format("zh_TW", chinese)).language == "zh"
