@@ -75,6 +75,13 @@ _DATELINE_ZH = re.compile(
     r"(\d{1,2}\s*[:：]\s*\d{2}(\s*[:：]\s*\d{2})?)?\s*"
     r"(来源|來源|稿源|作者|编辑|編輯|责任编辑|責任編輯|记者|記者|发布|發布|發佈|浏览|瀏覽|阅读|閱讀|点击|點擊)"
 )
+# ...or a relative one, alone or before the same ("3小时前 来源：新华社",
+# "昨天 14:20", "刚刚"): the day word alone, never the start of a sentence.
+_RELATIVE_DATELINE_ZH = re.compile(
+    r"^\W*(\d+\s*(秒钟?|分钟|个?小时|天|周|个?星期)前|刚刚|今天|昨天|前天)"
+    r"\s*(\d{1,2}\s*[:：]\s*\d{2})?[\W_]*"
+    r"((来源|來源|稿源|作者|编辑|編輯|责任编辑|責任編輯|记者|記者|发布|發布|發佈|浏览|瀏覽|阅读|閱讀|点击|點擊).*)?$"
+)
 # The footer lines Chinese sites carry by law or custom: the ICP licence,
 # the public-security filing, the harmful-content report line, and the
 # newsroom's tip-off lines (爆料热线, 短信爆料..., 一经采用...) and its office hours.
@@ -227,6 +234,8 @@ def is_boilerplate(line: str) -> bool:
     if _EDITOR.search(line) or _NOISE.search(line) or _FURNITURE.search(line):
         return True
     if _CREDIT_ZH.match(line) or _DATELINE_ZH.match(line) or _FOOTER_ZH.search(line):
+        return True
+    if _RELATIVE_DATELINE_ZH.match(line.strip()):
         return True
     stripped = line.strip()
     if _chars(line) <= 60 and _BYLINE.match(stripped):

@@ -134,10 +134,16 @@ def test_chinese_datelines_and_site_footer_lines_are_boilerplate() -> None:
         "违法和不良信息举报电话：010-85651074",
         "新闻爆料热线：021-12345678 一经采用即付稿酬",
         "邮箱：稿件处理 处理时间：9:00—18:00",
+        "3小时前　来源：新华社",  # relative datelines, alone or before the source
+        "昨天 14:20",
+        "刚刚",
+        "2小时前 · 阅读 1234",
     ):
         assert is_boilerplate(line), line
     for line in (
         "2024年5月3日，国务院总理在人民大会堂会见了来访的客人。",
+        "今天天气晴朗，市民纷纷出游。",
+        "3小时前，一辆卡车在高速公路上侧翻。",
         "网友爆料称，该店存在虚假宣传。",
         "市民可拨打12388举报电话，进行检举控告。",
         "处理时间较长，直到下午六点才结束。",
