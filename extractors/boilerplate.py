@@ -122,6 +122,21 @@ _SOCIAL = re.compile(
     r"^\W*twitter\s*:\s*@\w+\W*$",
     re.I,
 )
+# Share and save buttons drawn as text: "Share on Facebook", "Click to share
+# on X (Opens in new window)" (WordPress, its counts glued on), "Email this
+# article", "Like this:", "Like Loading...".
+_SERVICES = (
+    r"(facebook|twitter|x|linkedin|reddit|pinterest|whatsapp|email|e-mail|tumblr|pocket|"
+    r"telegram|threads|bluesky|flipboard|messenger|mastodon)"
+)
+_SHARE = re.compile(
+    rf"^\d*\W*click to (share|email|print|save|pin)( (on|via|to|with) {_SERVICES})?"
+    r"( \(opens in (a )?new window\))?\W*\d*\W*$|"
+    r"^\W*(share|email|e-mail|print|tweet|pin|save)( (this|the) (article|story|page|post|link))?"
+    rf"( (on|via|to|with|by) {_SERVICES})?\W*$|"
+    r"^\W*(share this|like this)\s*:?\W*$|^\W*like loading\W*$",
+    re.I,
+)
 # Credits: "X contributed to this report", "(Reporting by ...", "With files
 # from ...", "Provided by ...", "--Editors: ..."; image credits: a caption
 # ending in "Photo: NAME" / "(Pic: AGENCY)", "Image via X", "(NAME/AFP)".
@@ -151,7 +166,7 @@ _CREDIT_ZH = re.compile(
     r"^\W*[【\[][^】\]]{0,40}(记者|記者|报道|報導|报导|来源|來源|编辑|編輯|\d{4}[/.年-]\d{1,2})"
     r"[^】\]]{0,40}[】\]][^\u4e00-\u9fff]{0,40}$"
 )
-_ENGLISH = (_DATELINE, _BYLINE_MORE, _CONTACT, _SOCIAL, _CREDIT, _PROMPT)
+_ENGLISH = (_DATELINE, _BYLINE_MORE, _CONTACT, _SOCIAL, _SHARE, _CREDIT, _PROMPT)
 # The same furniture in German, Spanish, French, Italian, Portuguese and Dutch,
 # as whole short lines: share and like prompts (the CMS defaults: "Teilen
 # mit:", "Compartir esto:", "Gefällt mir:"), related-links headers ("Ähnliche

@@ -189,6 +189,14 @@ FURNITURE = {
     "byline": ["By Jane Doe Health reporter, The Ledger", "By JANE DOE // Ledger News"],
     "contact": ["jdoe@ledger.example", "To contact the reporter: jdoe@ledger.example"],
     "social": ["For updates, follow The Ledger on Twitter", "Twitter: @janedoe"],
+    "share": [
+        "Share on Facebook",
+        "61Click to share on X (Opens in new window)61",
+        "Email this article",
+        "Like this:",
+        "Like Loading...",
+        "Share via Email",
+    ],
     "credit": [
         "Ann Roe in Leeds contributed to this report.",
         "(Reporting by Jane Doe; Editing by Ann Roe)",
@@ -217,6 +225,8 @@ def test_english_furniture_lines_are_boilerplate() -> None:
         "Unsure how to apply? Residents can write to the council and ask for a form.",
         "Shops like Facebook and Instagram pages are now part of the campaign, she said.",
         "The photo of the old boathouse was taken in 1920 by a local teacher.",
+        "Share your thoughts with the council before the meeting, she said.",
+        "print(12345)",  # a line of code in a tutorial
     ):
         assert not is_boilerplate(line), line
     result = extract(FURNITURE_PAGE, url="https://example.com/news/2024/05/03/park.html")
