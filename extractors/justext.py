@@ -243,6 +243,8 @@ def make_paragraphs(doc: Document) -> list[Paragraph]:
             if selects:
                 start_select = True
             br = False
+        elif text and parts:  # the space between two inline elements
+            parts.append(" ")
     if parts and (para := _paragraph(parts, link_chars, start_block, start_heading, start_select)):
         paragraphs.append(para)
     return paragraphs

@@ -62,6 +62,13 @@ def test_paragraphs_split_at_blocks_and_double_br_only():
     assert [p.text for p in make_paragraphs(doc)] == ["one", "two bold", "three still", "four"]
 
 
+def test_paragraphs_keep_the_space_between_two_inline_elements():
+    body = "<p>the <b>annual</b> <i>budget</i>; <a href='/x'>several</a> <a href='/y'>residents</a>"
+    assert [p.text for p in make_paragraphs(as_document(page(body)))] == [
+        "the annual budget; several residents"
+    ]
+
+
 def test_paragraphs_flag_headings_links_and_select():
     body = "<h2>Head <a href='/x'>line</a></h2><p>text</p><select><option>opt</option></select>"
     paras = make_paragraphs(as_document(page(body)))
