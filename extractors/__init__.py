@@ -44,6 +44,8 @@ _METHOD_PATHS: dict[str, str] = {
     "layout": "extractors.layout:extract",
     "auto": "extractors.auto:extract",
 }
+# The methods that compare a page with others of its URL group.
+TAKES_REFERENCE = frozenset({"layout", "auto"})
 
 
 class _Methods(dict):
@@ -90,10 +92,12 @@ def extract(
     """Extract the main content of a page with the named method (by default
     ``auto``: classify the page, route it and combine methods).
 
-    ``reference`` (one page or a list) is for methods that compare a page with
-    others of its URL group, such as ``layout``.
+    ``reference`` (one page or a list) is for the methods that compare a page
+    with others of its URL group (:data:`TAKES_REFERENCE`: ``layout``,
+    ``auto``); the others ignore it, so a caller may pass it whatever the
+    method. An unknown parameter raises ``TypeError``.
     """
     fn = METHODS[method]
-    if reference is not None:
+    if reference is not None and method in TAKES_REFERENCE:
         params["reference"] = reference
     return fn(html, url, **params)

@@ -30,13 +30,14 @@ from __future__ import annotations
 
 import logging
 from collections import Counter
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass
 from datetime import datetime
 from itertools import chain
 from typing import Any
 
 from .boilerplate import clean_lines
 from .classify import Classification, classify, page_url, url_shape
+from .density import resolve_params
 from .document import HEADING_TAGS, Document, absolute_url, as_document, text_lines
 from .listing import to_record
 from .markup import body_container
@@ -180,11 +181,6 @@ class Params:
     thread_posts: bool = True
     # Remove the headline and generic boilerplate lines from article text.
     clean: bool = True
-
-
-def _params(params: Params | None, overrides: dict[str, Any]) -> Params:
-    known = {f.name for f in fields(Params)}
-    return replace(params or Params(), **{k: v for k, v in overrides.items() if k in known})
 
 
 # -- combining candidates -----------------------------------------------------
@@ -509,7 +505,7 @@ def extract(
     Documents) for layout similarity; ``fetched_at``: the fetch time, for
     relative dates and to reject future ones; ``classification``: a decision
     already made (by the classify pipeline), used instead of the DOM one."""
-    p = _params(params, overrides)
+    p = resolve_params(params, overrides, Params)
     doc = as_document(html, url)
     url = url or doc.url
     if doc.body not in doc.stats or doc.stats[doc.body].text_len == 0:

@@ -17,12 +17,13 @@ single walk down the tree plus one rendering of the chosen subtree.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass
 from statistics import pstdev
 from typing import Any
 
 from lxml import etree
 
+from .density import resolve_params
 from .document import BLOCK_TAGS, FORM_TAGS, Document, as_document, text_lines
 from .result import PageType, Result
 from .text import nonspace_len
@@ -202,11 +203,6 @@ def noise_blocks(doc: Document, node: etree._Element, params: Params) -> set[etr
     return skip
 
 
-def _params_of(params: Params | None, overrides: dict[str, Any]) -> Params:
-    known = {f.name for f in fields(Params)}
-    return replace(params or Params(), **{k: v for k, v in overrides.items() if k in known})
-
-
 def extract(
     html: str | bytes | Document,
     url: str | None = None,
@@ -214,7 +210,7 @@ def extract(
     **overrides: Any,
 ) -> Result:
     """Main text of an article page by I-AWCE; an empty Result if no text."""
-    p = _params_of(params, overrides)
+    p = resolve_params(params, overrides, Params)
     doc = as_document(html, url)
     result = Result(method=METHOD, title=doc.title, page_type=PageType.ARTICLE)
     node = find_content(doc, p)

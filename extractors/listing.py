@@ -39,13 +39,14 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
 from lxml import etree
 
 from .dates import find_date
+from .density import resolve_params
 from .document import (
     BLOCK_TAGS,
     HEADING_TAGS,
@@ -708,11 +709,6 @@ def _shape(run: list[etree._Element]) -> list[tuple[str, str]]:
     return [(e.tag, class_key(e.get("class") or "")) for e in run]
 
 
-def _params_of(params: Params | None, overrides: dict[str, Any]) -> Params:
-    known = {f.name for f in fields(Params)}
-    return replace(params or Params(), **{k: v for k, v in overrides.items() if k in known})
-
-
 def extract(
     html: str | bytes | Document,
     url: str | None = None,
@@ -720,7 +716,7 @@ def extract(
     **overrides: Any,
 ) -> Result:
     """Records of a list page (``result.records``; their text one per line)."""
-    p = _params_of(params, overrides)
+    p = resolve_params(params, overrides, Params)
     doc = as_document(html, url)
     result = Result(method=METHOD, title=doc.title, page_type=PageType.LIST)
     elements = find_records(doc, p)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -106,7 +107,9 @@ def test_select_options_do_not_outweigh_the_article() -> None:
 def test_params_object_and_overrides() -> None:
     html = _page(_article())
     assert extract(html, params=Params(min_lead=10**9)).text  # still returns something
-    assert extract(html, min_lead=100, unknown_option=1).text
+    assert extract(html, min_lead=100).text
+    with pytest.raises(TypeError, match="unknown_option"):  # a typo is not ignored
+        extract(html, unknown_option=1)
 
 
 def test_shared_document_is_not_mutated() -> None:

@@ -150,6 +150,29 @@ def test_list_pages_hold_their_records(crawl: Crawl) -> None:
 # -- the parts, without a crawl ---------------------------------------------------
 
 
+def test_a_single_method_crawl_extracts_every_page_of_a_group(tmp_path: Path) -> None:
+    """The extract pipeline hands every method the reference pages of the URL
+    group; a method that compares no pages (cetd) ignores them. It raised
+    TypeError on every page after the first of its group."""
+    feed = tmp_path / "items.jsonl"
+    with DemoWeb(sites=("en",)) as web:
+        sites = web.write_site_list(tmp_path / "sites.txt")
+        proc = subprocess.run(
+            [sys.executable, "-m", "crawler.cli", "crawl", str(sites),
+             "--db", f"sqlite:///{tmp_path / 'crawl.db'}", "-O", str(feed),
+             "-s", "SITESIFT_EXTRACT_METHOD=cetd", "-s", "SITESIFT_SCREENSHOTS=none",
+             "-s", "SITESIFT_MAX_PAGES=20", "-s", "AUTOTHROTTLE_START_DELAY=0",
+             "-s", "DOWNLOAD_DELAY=0"],
+            capture_output=True, text=True, timeout=300,
+        )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    assert "extract failed" not in proc.stderr, proc.stderr[-3000:]
+    items = [json.loads(line) for line in feed.read_text(encoding="utf-8").splitlines()]
+    extracted = [i for i in items if i.get("outcome") == "ok" and i.get("method") == "cetd"]
+    groups = {i.get("url_group") for i in extracted}
+    assert len(extracted) >= 10 and len(groups) < len(extracted), [i["url"] for i in items]
+
+
 def test_settings_are_validated() -> None:
     assert ExtractConfig.from_settings(Settings()).method == "auto"
     with pytest.raises(ValueError, match="not one of"):
