@@ -31,7 +31,7 @@ from __future__ import annotations
 import logging
 from collections import Counter
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import date, datetime
 from itertools import chain
 from typing import Any
 
@@ -495,7 +495,7 @@ def extract(
     html: str | bytes | Document,
     url: str | None = None,
     reference: Any = None,
-    fetched_at: datetime | str | None = None,
+    fetched_at: datetime | date | str | float | None = None,
     classification: Classification | None = None,
     params: Params | None = None,
     **overrides: Any,
@@ -690,7 +690,7 @@ def _attach_metadata(
     result: Result,
     doc: Document,
     url: str | None,
-    fetched_at: datetime | str | None,
+    fetched_at: datetime | date | str | float | None,
     p: Params,
 ) -> None:
     meta = extract_metadata(doc, url, fetched_at, main=result.node)

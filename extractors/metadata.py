@@ -13,7 +13,7 @@ import json
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, date, datetime
 from typing import Any
 
 from lxml import etree
@@ -130,7 +130,7 @@ class Metadata:
 def extract_metadata(
     html: str | bytes | Document,
     url: str | None = None,
-    fetched_at: datetime | str | None = None,
+    fetched_at: datetime | date | str | float | None = None,
     main: etree._Element | None = None,
     params: Params | None = None,
 ) -> Metadata:
@@ -157,10 +157,17 @@ def _clean(value: str | None) -> str | None:
     return (collapse_ws(clean_text(value)) or None) if value else None
 
 
-def _as_datetime(value: datetime | str | None) -> datetime | None:
+def _as_datetime(value: datetime | date | str | float | None) -> datetime | None:
+    """The fetch time from a datetime, a date, an ISO string or POSIX seconds."""
     if value is None or isinstance(value, datetime):
         return value
-    return parse_date(value)
+    if isinstance(value, date):
+        return datetime(value.year, value.month, value.day)
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return datetime.fromtimestamp(value, UTC)
+    if isinstance(value, str):
+        return parse_date(value)
+    raise TypeError(f"fetched_at takes a datetime, a date, an ISO string or seconds, not {value!r}")
 
 
 # -- JSON-LD ------------------------------------------------------------------

@@ -117,6 +117,16 @@ def test_relative_date_needs_and_respects_fetch_time() -> None:
     assert extract_metadata(html, fetched_at=NOW).published == "2024-05-10T09:00:00"
 
 
+def test_fetch_time_as_a_date_seconds_or_text() -> None:
+    from datetime import date
+
+    html = _page("<title>T</title>", "<h1>T</h1><span>3小时前</span><p>正文</p>")
+    for fetched in (date(2024, 5, 10), 1715342400, "2024-05-10T12:00:00Z"):
+        assert extract_metadata(html, fetched_at=fetched).published.startswith("2024-05-"), fetched
+    with pytest.raises(TypeError, match="fetched_at takes"):
+        extract_metadata(html, fetched_at=[2024])
+
+
 def test_future_meta_date_is_rejected() -> None:
     html = _page('<meta property="article:published_time" content="2099-01-01">', "<p>x</p>")
     assert extract_metadata(html, fetched_at=NOW).published is None
