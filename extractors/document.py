@@ -211,6 +211,7 @@ def _clean(root: etree._Element) -> None:
     doomed = []
     hidden = []
     noscripts = []
+    framesless = []
     anchors = []
     for el in root.iter():
         tag = el.tag
@@ -218,6 +219,8 @@ def _clean(root: etree._Element) -> None:
             anchors.append(el)
         if isinstance(tag, str) and tag.lower() == "noscript":
             noscripts.append(el)
+        elif tag == "noframes":
+            framesless.append(el)
         elif (
             not isinstance(tag, str)  # comment, processing instruction, entity
             or tag.lower() in DROP_TAGS
@@ -231,6 +234,8 @@ def _clean(root: etree._Element) -> None:
         if el.getparent() is not None:
             el.drop_tree()  # keeps the tail text
     _keep_noscript_page(root, noscripts)
+    for el in framesless:
+        _parse_noframes(el)
     if hidden:
         total = nonspace_len(" ".join(root.itertext()))
         for el in hidden:
@@ -264,6 +269,20 @@ def _wraps_text(a: etree._Element) -> bool:
     return (
         breaks >= LINKED_TEXT_BREAKS and nonspace_len(" ".join(a.itertext())) >= LINKED_TEXT_CHARS
     )
+
+
+def _parse_noframes(el: etree._Element) -> None:
+    """A frameset page's ``<noframes>`` content: the parser keeps it as raw
+    text ("<body><p>...</p></body>"); it is the page for clients without
+    frames, so it is parsed into elements."""
+    if el.getparent() is None or "<" not in (el.text or ""):
+        return
+    try:
+        box = html.fragment_fromstring(el.text, create_parent="div")
+    except (etree.ParserError, ValueError):
+        return
+    box.tail = el.tail
+    el.getparent().replace(el, box)
 
 
 def _keep_noscript_page(root: etree._Element, noscripts: list[etree._Element]) -> None:

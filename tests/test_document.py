@@ -224,3 +224,12 @@ def test_the_script_overrules_a_lang_attribute_of_the_other_kind() -> None:
     assert as_document(page.format("zh-CN", english)).language == "en"
     assert as_document(page.format("de", english)).language == "de"
     assert as_document(page.format("zh_TW", chinese)).language == "zh"
+
+
+def test_a_frameset_pages_noframes_text_is_parsed_not_markup() -> None:
+    page = (
+        "<html><head><title>Frames</title></head><frameset><frame src='a.html'><noframes>"
+        "<body><p>No frames here. Read the <a href='a.html'>plain page</a>.</p></body>"
+        "</noframes></frameset></html>"
+    )
+    assert extract(page).text == "No frames here. Read the plain page."
