@@ -68,10 +68,11 @@ _FURNITURE = re.compile(
     r"^[(（][^()（）]{1,8}(编辑|編輯|责编)[)）]$|已有帐号|马上登录|^\W*loading\W*$",
     re.I,
 )
-# A Chinese dateline: the publish time and then the source, author or
-# counters of the article ("2011-12-15 20:06 来源：新华社", "2024年5月3日 作者：X").
+# A Chinese dateline: the publish time (its year may be left out) and then
+# the source, author or counters of the article ("2011-12-15 20:06 来源：新华社",
+# "2024年5月3日 作者：X", "05-03 10:20 来源：X").
 _DATELINE_ZH = re.compile(
-    r"^\W*\d{4}\s*[-/.年]\s*\d{1,2}\s*[-/.月]\s*\d{1,2}\s*日?\s*"
+    r"^\W*(\d{4}\s*[-/.年]\s*)?\d{1,2}\s*[-/.月]\s*\d{1,2}\s*日?\s*"
     r"(\d{1,2}\s*[:：]\s*\d{2}(\s*[:：]\s*\d{2})?)?\s*"
     r"(来源|來源|稿源|作者|编辑|編輯|责任编辑|責任編輯|记者|記者|发布|發布|發佈|浏览|瀏覽|阅读|閱讀|点击|點擊)"
 )

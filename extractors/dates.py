@@ -241,9 +241,34 @@ def find_datetime(text: str | None, now: datetime | None = None) -> str | None:
     if value is None and now is not None:
         value = _parse_relative(text, now)
         has_time = value is not None and value.time() != datetime.min.time()
+    if value is None and now is not None:
+        value, has_time = _without_year(text, now)
     if value is None or not _not_future(value, now) or value.year < 1990:
         return None
     return to_iso(value, has_time)
+
+
+# A date of this year as Chinese portals print it: "5月3日 10:20", "05-03 10:20"
+# (the numeric form only with its clock time: "3-1" alone is a score).
+_NO_YEAR = (
+    re.compile(r"(?<![\d年])(\d{1,2})\s*月\s*(\d{1,2})\s*日(?:\s*(\d{1,2})\s*[:：]\s*(\d{2}))?"),
+    re.compile(r"(?<![\w/.-])(\d{1,2})-(\d{1,2})\s+(\d{1,2}):(\d{2})(?![\d:])"),
+)
+
+
+def _without_year(text: str, now: datetime) -> tuple[datetime | None, bool]:
+    """A month and day without a year, in the fetch's year (the year before
+    when that day is still to come)."""
+    for pattern in _NO_YEAR:
+        m = pattern.search(text)
+        if m is None:
+            continue
+        month, day, hour, minute = (int(g) if g else 0 for g in m.groups())
+        for year in (now.year, now.year - 1):
+            value = _valid(year, month, day, hour, minute)
+            if value is not None and _not_future(value, now):
+                return value, m.group(3) is not None
+    return None, False
 
 
 def find_date(text: str) -> str | None:

@@ -134,6 +134,8 @@ def test_chinese_datelines_and_site_footer_lines_are_boilerplate() -> None:
         "违法和不良信息举报电话：010-85651074",
         "新闻爆料热线：021-12345678 一经采用即付稿酬",
         "邮箱：稿件处理 处理时间：9:00—18:00",
+        "05-03 10:20 来源：新华社",  # this year's: no year
+        "5月3日 10:20 作者：张三",
         "3小时前　来源：新华社",  # relative datelines, alone or before the source
         "昨天 14:20",
         "刚刚",

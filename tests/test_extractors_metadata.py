@@ -35,6 +35,11 @@ NOW = datetime(2024, 5, 10, 12, 0)
         ("24小时热榜", None),
         ("今天天气晴朗", None),
         ("Today’s Paper", None),
+        # This year's dates without their year; a day still to come is last year's.
+        ("5月3日 10:20", "2024-05-03T10:20:00"),
+        ("05-03 10:20 来源：新华社", "2024-05-03T10:20:00"),
+        ("12月30日", "2023-12-30"),
+        ("比分3-1 10:20", None),
     ],
 )
 def test_find_datetime(text: str, iso: str | None) -> None:
