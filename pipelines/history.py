@@ -40,21 +40,30 @@ def same_sites_file(a: str | None, b: str | None) -> bool:
     return a is not None and b is not None and os.path.abspath(a) == os.path.abspath(b)
 
 
+def completed(finish_reason: str | None) -> bool:
+    """Whether a run did all it was asked: it ran out of pages ("finished")
+    or reached a limit the user set (Scrapy's "closespider_*"). A run stopped
+    by Ctrl-C ("shutdown"), killed (no reason) or failed is interrupted."""
+    return finish_reason is not None and (
+        finish_reason == "finished" or finish_reason.startswith("closespider_")
+    )
+
+
 def interrupted_runs(engine: Engine, sites_file: str, before: int | None = None) -> list[int]:
-    """Runs of this site list that never finished since its last finished run."""
+    """Runs of this site list that were interrupted since its last completed run."""
     with engine.connect() as conn:
         rows = conn.execute(
-            select(crawl_runs.c.id, crawl_runs.c.sites_file, crawl_runs.c.finished_at).order_by(
+            select(crawl_runs.c.id, crawl_runs.c.sites_file, crawl_runs.c.finish_reason).order_by(
                 crawl_runs.c.id
             )
         ).all()
     runs: list[int] = []
-    for run_id, file, finished in rows:
+    for run_id, file, reason in rows:
         if before is not None and run_id >= before:
             break
         if not same_sites_file(file, sites_file):
             continue
-        if finished is not None:
+        if completed(reason):
             runs = []
         else:
             runs.append(run_id)

@@ -27,13 +27,24 @@ _pools: WeakKeyDictionary[Crawler, ThreadPool] = WeakKeyDictionary()
 
 
 def _pool(crawler: Crawler) -> ThreadPool:
-    """The crawl's worker pool, started on first use, stopped with the engine."""
+    """The crawl's worker pool, started on first use, stopped with the engine
+    or, when a second Ctrl-C forces the crawl down and the engine never
+    reports stopping, with the reactor: its threads are not daemons, and
+    Python waits for them before it exits."""
+    from twisted.internet import reactor
+
     pool = _pools.get(crawler)
     if pool is None:
         size = max(1, crawler.settings.getint("SITESIFT_EXTRACT_THREADS"))
         pool = ThreadPool(minthreads=0, maxthreads=size, name="sitesift-extract")
         pool.start()
-        crawler.signals.connect(pool.stop, signal=signals.engine_stopped)
+
+        def stop() -> None:
+            if not pool.joined:
+                pool.stop()
+
+        crawler.signals.connect(stop, signal=signals.engine_stopped, weak=False)
+        reactor.addSystemEventTrigger("during", "shutdown", stop)
         _pools[crawler] = pool
     return pool
 

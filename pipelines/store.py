@@ -33,7 +33,7 @@ from scrapy import Spider, signals
 from scrapy.crawler import Crawler
 from scrapy.exceptions import DropItem
 from scrapy.utils.defer import deferred_from_coro
-from sqlalchemy import Engine, insert, update
+from sqlalchemy import Engine, insert, select, update
 from sqlalchemy.exc import DBAPIError, InterfaceError, InternalError, OperationalError
 from twisted.internet.task import LoopingCall
 
@@ -280,12 +280,17 @@ class StorePipeline:
                     resumed_runs=resumed,
                 )
             )
-            if resumed:
-                conn.execute(
-                    update(crawl_runs)
-                    .where(crawl_runs.c.id.in_(resumed), crawl_runs.c.finish_reason.is_(None))
-                    .values(finish_reason=f"interrupted; resumed by run {self.run_id}")
-                )
+            marked = f"resumed by run {self.run_id}"
+            earlier = select(crawl_runs.c.id, crawl_runs.c.finish_reason).where(
+                crawl_runs.c.id.in_(resumed or [])
+            )
+            for run_id, why in conn.execute(earlier).all():
+                if why is None or "resumed by run" not in why:  # "shutdown; resumed by run 4"
+                    conn.execute(
+                        update(crawl_runs)
+                        .where(crawl_runs.c.id == run_id)
+                        .values(finish_reason=f"{why or 'interrupted'}; {marked}"[:64])
+                    )
 
     def interrupted_runs(self, sites_file: str) -> list[int]:
         """Unfinished earlier runs of this site list (for resume)."""

@@ -265,3 +265,43 @@ def test_a_rerun_with_a_smaller_trap_budget_keeps_the_stored_pages(tmp_path: Pat
             assert done.returncode == 0, done.stderr[-3000:]
     stored = {url: outcome for url, (outcome, _, _) in rows(db).items() if "/item/" in url}
     assert len(stored) == 6 and set(stored.values()) == {"ok"}, stored
+
+
+@pytest.mark.parametrize("presses", [1, 2])
+def test_ctrl_c_ends_the_crawl_and_resume_finishes_it(
+    web: DemoWeb, full: Path, tmp_path: Path, presses: int
+) -> None:
+    """Ctrl-C once stops the crawl gracefully, twice forces it down: either
+    way the process ends (a forced one hung on the extraction thread), and
+    --resume fetches none of the pages it stored (a run that Ctrl-C stopped
+    was not taken for an interrupted one)."""
+    sites = web.write_site_list(tmp_path / "sites.txt")
+    db_url = sqlite_url(tmp_path / "crawl.db")
+    expected = rows(full)
+    child = subprocess.Popen(crawl_cmd(sites, db_url, *SLOW), stdout=subprocess.DEVNULL,
+                             stderr=subprocess.DEVNULL)  # fmt: skip
+    deadline = time.monotonic() + 120
+    while count_stored(db_url) < len(expected) // 3 and time.monotonic() < deadline:
+        assert child.poll() is None, "the crawl ended before it could be interrupted"
+        time.sleep(0.1)
+    for _ in range(presses):
+        child.send_signal(signal.SIGINT)
+        time.sleep(1)
+    try:
+        child.wait(timeout=60)
+    except subprocess.TimeoutExpired:
+        child.kill()
+        pytest.fail(f"the crawl did not end after {presses} Ctrl-C")
+    stored_before = {u for u, (outcome, *_) in rows(db_url).items() if outcome == "ok"}
+    assert 0 < len(stored_before) < len(expected)
+
+    mark = len(web.requests)
+    proc = subprocess.run(crawl_cmd(sites, db_url, "--resume", "-s", "DOWNLOAD_DELAY=0"),
+                          capture_output=True, text=True, timeout=300)  # fmt: skip
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    refetched = set(_page_paths(web, mark)) & stored_before
+    assert not refetched, f"stored pages fetched again: {sorted(refetched)[:5]}"
+    assert set(rows(db_url)) == set(expected)
+    runs = run_reasons(db_url)
+    assert runs[0][0].endswith("resumed by run 2"), runs
+    assert runs[1] == ("finished", [1])
