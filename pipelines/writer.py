@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections import Counter, defaultdict
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy import Connection, and_, case, delete, func, insert, select, update
@@ -90,12 +90,16 @@ def _when(value: str | None) -> datetime:
 
 
 def _published_at(value: str | None) -> datetime | None:
+    """The publish time as UTC for date filters: a time with an offset is
+    converted (SQLite keeps no offset: it was dropped, not applied); a local
+    time without one is kept as it stands."""
     if not value:
         return None
     try:
-        return datetime.fromisoformat(value.strip().replace("Z", "+00:00"))
+        when = datetime.fromisoformat(value.strip().replace("Z", "+00:00"))
     except ValueError:
         return None
+    return when.astimezone(UTC) if when.tzinfo else when
 
 
 def not_modified(record: dict[str, Any]) -> bool:
@@ -376,6 +380,7 @@ def _write_article(conn: Connection, record: dict[str, Any], run_id: int | None)
         )
         return "unchanged"
     else:
+        _release_copies(conn, values["url"], current.text, current.text_hash)
         conn.execute(
             insert(article_versions).values(
                 url=values["url"],
@@ -401,6 +406,33 @@ def _write_article(conn: Connection, record: dict[str, Any], run_id: int | None)
         keys = band_keys(unpack(sig_blob))
         conn.execute(insert(article_bands), [{"key": k, "url": values["url"]} for k in keys])
     return outcome if not original else f"{outcome}_duplicate"
+
+
+def _release_copies(conn: Connection, url: str, old_text: str | None, old_hash: str) -> None:
+    """The exact copies of an article whose text is changing keep the text
+    they copy: the first becomes the original (text and MinHash bands), the
+    others its copies. They held no text of their own, so it would be lost."""
+    copies = conn.execute(
+        select(articles.c.url, articles.c.minhash)
+        .where(articles.c.duplicate_of == url, articles.c.text.is_(None))
+        .where(articles.c.text_hash == old_hash)
+        .order_by(articles.c.id)
+    ).all()
+    if not copies or old_text is None:
+        return
+    heir, blob = copies[0]
+    conn.execute(
+        update(articles)
+        .where(articles.c.url == heir)
+        .values(text=old_text, duplicate_of=None, similarity=None)
+    )
+    if blob:
+        conn.execute(
+            insert(article_bands), [{"key": k, "url": heir} for k in band_keys(unpack(blob))]
+        )
+    others = [copy_url for copy_url, _ in copies[1:]]
+    if others:
+        conn.execute(update(articles).where(articles.c.url.in_(others)).values(duplicate_of=heir))
 
 
 def _adapt_revisit(

@@ -149,6 +149,27 @@ def test_duplicates_within_one_batchless_run_are_found_in_memory(tmp_path) -> No
     assert _articles(url)["http://h/2"].duplicate_of == "http://h/1"
 
 
+def test_copies_keep_their_text_when_the_original_changes(db_url: str) -> None:
+    """Exact copies store no text; when their original's text changes, the
+    first copy takes the text it copies and becomes the original of the rest."""
+    pipes = _pipelines(db_url)
+    _run(pipes, *(_article(f"http://h/{name}", EN) for name in ("orig", "c1", "c2")))
+    pipes[1].close_spider()
+    assert _articles(db_url)["http://h/c1"].text is None
+    pipes = _pipelines(db_url)
+    _run(pipes, _article("http://h/orig", EN_OTHER))  # the original now says something else
+    pipes[1].close_spider()
+    rows = _articles(db_url)
+    assert (rows["http://h/orig"].text, rows["http://h/orig"].duplicate_of) == (EN_OTHER, None)
+    assert (rows["http://h/c1"].text, rows["http://h/c1"].duplicate_of) == (EN, None)
+    assert (rows["http://h/c2"].text, rows["http://h/c2"].duplicate_of) == (None, "http://h/c1")
+    # The heir is indexed: a later near-copy of its text finds it.
+    pipes = _pipelines(db_url)
+    _run(pipes, _article("http://h/c3", EN_EDITED))
+    pipes[1].close_spider()
+    assert _articles(db_url)["http://h/c3"].duplicate_of == "http://h/c1"
+
+
 def test_versions_only_when_cleaned_text_changes(db_url: str) -> None:
     pipes = _pipelines(db_url)
     _run(pipes, _article("http://h/a", EN, title="v1"))

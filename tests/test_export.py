@@ -26,7 +26,7 @@ TEXTS = {
     "http://zh.test/world/c.html": (
         "zh.test",
         "zh",
-        "2024-05-01",
+        "2024-04-30T21:10:00-04:00",  # 2024-05-01 in UTC: filters compare in UTC
         "市政府周二宣布新开公交线路。\n第二段。",
     ),
     "http://en.test/copy.html": ("en.test", "en", None, A),
