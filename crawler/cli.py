@@ -36,12 +36,24 @@ def _project_settings(overrides: list[str], log_level: str | None):  # noqa: ANN
     settings = get_project_settings()
     for pair in overrides:
         name, sep, value = pair.partition("=")
+        name = name.strip()
         if not sep or not name:
             raise CLIError(f"-s takes NAME=VALUE, got {pair!r}")
-        settings.set(name.strip(), value, priority="cmdline")
+        if name.upper().startswith("SITESIFT_") and name not in settings:
+            raise CLIError(f"-s {name}: no such setting{_did_you_mean(name, settings)}")
+        settings.set(name, value, priority="cmdline")
     if log_level:
         settings.set("LOG_LEVEL", log_level.upper(), priority="cmdline")
     return settings
+
+
+def _did_you_mean(name: str, settings) -> str:  # noqa: ANN001
+    """A hint naming the sitesift setting a misspelt -s name is closest to."""
+    import difflib
+
+    known = [k for k in settings if k.startswith("SITESIFT_")]
+    close = difflib.get_close_matches(name.upper(), known, n=1, cutoff=0.6)
+    return f" (did you mean {close[0]}?)" if close else " (see crawler/settings.py)"
 
 
 def _check_settings(settings, only: set[str] | None = None) -> None:  # noqa: ANN001

@@ -371,6 +371,7 @@ def test_extract_reads_gzip_pages_and_refuses_what_is_no_page(
         ("SITESIFT_DEDUP_NEAR_THRESHOLD=2", "SITESIFT_DEDUP_NEAR_THRESHOLD='2' is a share"),
         ("SITESIFT_ALLOW_NETWORKS=10.0.0.0/33", "'10.0.0.0/33' is not an address or network"),
         ("SITESIFT_SCREENSHOT_QUALITY=150", "screenshot quality must be between 1 and 100"),
+        ("SITESIFT_SCREENSHOT=none", "no such setting (did you mean SITESIFT_SCREENSHOTS?)"),
     ],
 )
 def test_a_bad_setting_stops_the_crawl(
