@@ -281,12 +281,25 @@ def cmd_prune_screenshots(args: argparse.Namespace) -> int:
         keep = set(conn.execute(query).scalars())
     engine.dispose()
     directory = args.dir or _settings().get("SITESIFT_SCREENSHOT_DIR")
+    if args.dir and not Path(args.dir).is_dir():  # a typo; the default may not exist yet
+        raise CLIError(f"no screenshot folder at {args.dir}")
     removed = ScreenshotStore(directory).prune(keep, min_age=args.min_age)
     print(f"{removed} unreferenced screenshot(s) removed from {directory}; {len(keep)} in use")
     return 0
 
 
 # -- the parsers --------------------------------------------------------------------
+
+
+def _seconds(text: str) -> float:
+    """An argparse type: a finite number of seconds, 0 or more."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not 0 <= value < float("inf"):
+        raise argparse.ArgumentTypeError(f"expected seconds (0 or more), got {text!r}")
+    return value
 
 
 def _db_flag(parser: argparse.ArgumentParser) -> None:
@@ -332,7 +345,7 @@ def add_data_commands(sub: Any) -> None:  # noqa: ANN401 - argparse's private su
                            help="delete screenshot files no stored page refers to")  # fmt: skip
     _db_flag(prune)
     prune.add_argument("--dir", help="screenshot folder (default: SITESIFT_SCREENSHOT_DIR)")
-    prune.add_argument("--min-age", type=float, default=3600.0,
+    prune.add_argument("--min-age", type=_seconds, default=3600.0,
                        help="spare files used in the last N seconds (default 3600)")  # fmt: skip
     prune.set_defaults(func=cmd_prune_screenshots)
 

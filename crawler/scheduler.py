@@ -102,6 +102,9 @@ def add_job(
     every: str | None = None,
     crawl_args: list[str] | None = None,
 ) -> Job:
+    name = name.strip()
+    if not name or not name.isprintable():
+        raise ScheduleError("a job needs a name: letters, digits, '-' and the like")
     if bool(cron) == bool(every):
         raise ScheduleError("give exactly one of --cron or --every")
     if cron and not croniter.is_valid(cron):

@@ -183,6 +183,15 @@ def test_bad_schedule(tmp_path: Path, sites: Path, when: list[str], words: str) 
                        words)  # fmt: skip
 
 
+def test_a_job_needs_a_name_and_prune_checks_its_arguments(tmp_path: Path, sites: Path) -> None:
+    db = f"sqlite:///{tmp_path / 'j.db'}"
+    add = ("schedule", "add", " ", "--sites", str(sites), "--every", "1h", "--db", db)
+    assert_clean_error(sitesift(*add), "a job needs a name")
+    prune = ("prune-screenshots", "--db", db)
+    assert_clean_error(sitesift(*prune, "--min-age", "-5"), "expected seconds (0 or more)")
+    assert_clean_error(sitesift(*prune, "--dir", str(tmp_path / "nope")), "no screenshot folder")
+
+
 def test_schedule_help_lists_every_action() -> None:
     proc = sitesift("schedule", "--help")
     assert proc.returncode == 0
