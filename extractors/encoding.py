@@ -12,7 +12,7 @@ from __future__ import annotations
 import codecs
 import re
 
-from charset_normalizer import from_bytes
+from charset_normalizer import CharsetMatch, CharsetMatches, from_bytes
 
 _META_CHARSET = re.compile(
     rb"""<meta[^>]+charset\s*=\s*["']?\s*([a-zA-Z0-9_\-:.]+)""", re.IGNORECASE
@@ -181,15 +181,35 @@ def detect_encoding(data: bytes) -> str | None:
         return "utf-8"
     if _is_utf8_prefix(sample):
         return "utf-8"
-    best = from_bytes(sample).best()
+    matches = from_bytes(sample)
+    best = matches.best()
     if best is None:
         return None
     guess = _codec_name(best.encoding)
+    if guess != "cp1252" and _ties_with_cp1252(matches, best):
+        return "cp1252"
     # charset_normalizer sometimes names a sibling of a Chinese codec; keep to
     # the superset that decodes the whole page.
     narrow = {"gb2312": "gb18030", "gbk": "gb18030", "hz": "gb18030", "cp936": "gb18030",
               "big5": "big5hkscs", "cp950": "big5hkscs"}  # fmt: skip
     return narrow.get(guess, guess) if guess else None
+
+
+def _ties_with_cp1252(matches: CharsetMatches, best: CharsetMatch) -> bool:
+    """Whether windows-1252 reads the bytes as well as the detector's pick
+    (as chaotic, as coherent): the detector then names the first codec of a
+    tie, cp1250 for a French page ("naďve" for "naïve"). Windows-1252 is what
+    browsers assume for an undeclared Western page; a Czech or Polish page,
+    whose letters it reads worse, keeps its codec."""
+    return any(
+        _codec_name(m.encoding) == "cp1252"
+        and m.chaos <= best.chaos + _TIE
+        and m.coherence >= best.coherence - _TIE
+        for m in matches
+    )
+
+
+_TIE = 0.01  # chaos and coherence closer than this are a tie
 
 
 # A body is sniffed for binary content in its first bytes: the signatures of

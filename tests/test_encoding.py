@@ -115,3 +115,13 @@ def test_utf16_without_a_bom_is_text_when_the_header_says_so() -> None:
     assert looks_binary(data) and not looks_binary(data, "text/html; charset=UTF-16LE")
     text = extract(as_document(data, None, "text/html; charset=utf-16le")).text
     assert "没有字节顺序标记" in text
+
+
+def test_an_undeclared_western_page_is_windows_1252_when_it_reads_as_well() -> None:
+    """The detector ties cp1250 and cp1252 on French and names cp1250 first
+    ("naďve"); a Czech page, which cp1252 reads worse, stays cp1250."""
+    french = "Café société über naïve résumé. Le maître d'hôtel a préparé une crème brûlée. " * 6
+    czech = "Příliš žluťoučký kůň úpěl ďábelské ódy. Ředitel řekl, že čísla jsou dobrá. " * 6
+    for text, codec in ((french, "latin-1"), (czech, "cp1250")):
+        decoded, _ = decode_html(f"<html><body><p>{text}</p></body></html>".encode(codec))
+        assert text.strip() in decoded, codec
