@@ -15,7 +15,11 @@ from scrapy.crawler import Crawler
 from scrapy.exceptions import NotConfigured
 from twisted.internet.task import LoopingCall
 
+from pipelines.history import NOT_MODIFIED
+
 logger = logging.getLogger("sitesift.progress")
+# Outcomes of the summary that are no failure.
+_NOT_FAILED = frozenset({"ok", "skipped", "unchanged"})
 
 
 class Progress:
@@ -41,6 +45,8 @@ class Progress:
     def item_seen(self, item, **kwargs) -> None:  # noqa: ANN001
         site = getattr(item, "site", None)
         outcome = str(getattr(item, "outcome", "ok"))
+        if getattr(item, "reason", None) == NOT_MODIFIED:
+            outcome = "unchanged"  # refetched, the stored copy still current
         if site:
             self.per_site.setdefault(site, Counter())[outcome] += 1
 
@@ -79,7 +85,7 @@ class Progress:
             done,
             done / elapsed,
             stats.get_value("sitesift/stored/ok", 0),
-            done - total["ok"],
+            sum(n for k, n in total.items() if k not in _NOT_FAILED),
             pending,
             "; ".join(
                 f"{site} {c['ok']} ok/{sum(c.values()) - c['ok']} bad"

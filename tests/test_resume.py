@@ -169,6 +169,8 @@ def test_recrawl_of_an_unchanged_site_reprocesses_nothing(
     conn.close()
     assert all(reasons[u] == "not modified" for u in ok)
     assert '"sitesift/pages/unchanged"' in counts
+    summary = next(line for line in proc.stderr.splitlines() if "finished (finished)" in line)
+    assert f"{len(ok)} unchanged" in summary, summary  # not counted as skipped
 
 
 def test_revisit_interval_skips_fresh_pages_but_finds_new_ones(
