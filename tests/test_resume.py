@@ -76,6 +76,30 @@ def _page_paths(web: DemoWeb, since: int) -> list[str]:
     return [f"{web.urls[s].rstrip('/')}{p}" for s, p in recent if not any(a in p for a in aux)]
 
 
+def _crawl_a_third(sites: Path, db_url: str, total: int) -> subprocess.Popen:
+    """A slow crawl, returned once it has stored a third of the ``total`` pages."""
+    child = subprocess.Popen(crawl_cmd(sites, db_url, *SLOW), stdout=subprocess.DEVNULL,
+                             stderr=subprocess.DEVNULL)  # fmt: skip
+    deadline = time.monotonic() + 120
+    while count_stored(db_url) < total // 3 and time.monotonic() < deadline:
+        assert child.poll() is None, "the crawl ended before it could be interrupted"
+        time.sleep(0.1)
+    return child
+
+
+def _resume_fetches_nothing_stored(web: DemoWeb, sites: Path, db_url: str, total: int) -> None:
+    """``--resume`` after an interruption: it succeeds and fetches none of the
+    pages the interrupted run had stored."""
+    stored_before = {u for u, (outcome, *_) in rows(db_url).items() if outcome == "ok"}
+    assert 0 < len(stored_before) < total
+    mark = len(web.requests)
+    proc = subprocess.run(crawl_cmd(sites, db_url, "--resume", "-s", "DOWNLOAD_DELAY=0"),
+                          capture_output=True, text=True, timeout=300)  # fmt: skip
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    refetched = set(_page_paths(web, mark)) & stored_before
+    assert not refetched, f"stored pages fetched again: {sorted(refetched)[:5]}"
+
+
 def test_killed_crawl_resumes_to_the_same_result(
     web: DemoWeb,
     full: Path,
@@ -86,23 +110,10 @@ def test_killed_crawl_resumes_to_the_same_result(
     expected = rows(full)
     assert len(expected) > 30
 
-    child = subprocess.Popen(crawl_cmd(sites, db_url, *SLOW), stdout=subprocess.DEVNULL,
-                             stderr=subprocess.DEVNULL)  # fmt: skip
-    deadline = time.monotonic() + 120
-    while count_stored(db_url) < len(expected) // 3 and time.monotonic() < deadline:
-        assert child.poll() is None, "the crawl ended before it could be killed"
-        time.sleep(0.1)
+    child = _crawl_a_third(sites, db_url, len(expected))
     os.kill(child.pid, signal.SIGKILL)
     child.wait(timeout=30)
-    stored_before = {u for u, (outcome, *_) in rows(db_url).items() if outcome == "ok"}
-    assert 0 < len(stored_before) < len(expected)
-
-    mark = len(web.requests)
-    proc = subprocess.run(crawl_cmd(sites, db_url, "--resume", "-s", "DOWNLOAD_DELAY=0"),
-                          capture_output=True, text=True, timeout=300)  # fmt: skip
-    assert proc.returncode == 0, proc.stderr[-2000:]
-    refetched = set(_page_paths(web, mark)) & stored_before
-    assert not refetched, f"stored pages fetched again: {sorted(refetched)[:5]}"
+    _resume_fetches_nothing_stored(web, sites, db_url, len(expected))
     got = rows(db_url)
     assert set(got) == set(expected), (set(expected) - set(got), set(got) - set(expected))
     for url, (outcome, fetch_count, content_hash) in got.items():
@@ -280,12 +291,7 @@ def test_ctrl_c_ends_the_crawl_and_resume_finishes_it(
     sites = web.write_site_list(tmp_path / "sites.txt")
     db_url = sqlite_url(tmp_path / "crawl.db")
     expected = rows(full)
-    child = subprocess.Popen(crawl_cmd(sites, db_url, *SLOW), stdout=subprocess.DEVNULL,
-                             stderr=subprocess.DEVNULL)  # fmt: skip
-    deadline = time.monotonic() + 120
-    while count_stored(db_url) < len(expected) // 3 and time.monotonic() < deadline:
-        assert child.poll() is None, "the crawl ended before it could be interrupted"
-        time.sleep(0.1)
+    child = _crawl_a_third(sites, db_url, len(expected))
     for _ in range(presses):
         child.send_signal(signal.SIGINT)
         time.sleep(1)
@@ -294,15 +300,7 @@ def test_ctrl_c_ends_the_crawl_and_resume_finishes_it(
     except subprocess.TimeoutExpired:
         child.kill()
         pytest.fail(f"the crawl did not end after {presses} Ctrl-C")
-    stored_before = {u for u, (outcome, *_) in rows(db_url).items() if outcome == "ok"}
-    assert 0 < len(stored_before) < len(expected)
-
-    mark = len(web.requests)
-    proc = subprocess.run(crawl_cmd(sites, db_url, "--resume", "-s", "DOWNLOAD_DELAY=0"),
-                          capture_output=True, text=True, timeout=300)  # fmt: skip
-    assert proc.returncode == 0, proc.stderr[-2000:]
-    refetched = set(_page_paths(web, mark)) & stored_before
-    assert not refetched, f"stored pages fetched again: {sorted(refetched)[:5]}"
+    _resume_fetches_nothing_stored(web, sites, db_url, len(expected))
     assert set(rows(db_url)) == set(expected)
     runs = run_reasons(db_url)
     assert runs[0][0].endswith("resumed by run 2"), runs
