@@ -157,10 +157,11 @@ def test_a_killed_worker_loses_nothing(
     assert set(rows) == expected_paths()  # nothing lost
     assert {outcome for outcome, _ in rows.values()} == {"ok"}
     # Pages the victim had in flight or unstored were fetched again, not the
-    # whole site: 214 were seen in a clean CI run (the victim's scheduled,
-    # downloading and buffered pages), so the bound is a third of the site.
+    # whole site. How many depends on the moment of the kill (the victim's
+    # scheduled, downloading and buffered pages): 38 to 122 in three runs on
+    # a quiet machine, 214 and 398 in two CI runs; so the bound is half the site.
     refetched = sum(1 for n in page_requests(web).values() if n > 1)
-    assert refetched <= len(expected_paths()) // 3
+    assert refetched <= len(expected_paths()) // 2
 
 
 def test_a_worker_joining_late_picks_up_the_frontier(
