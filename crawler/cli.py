@@ -314,24 +314,13 @@ def _decompressed(data: bytes, source: str) -> bytes:
     return out
 
 
-# What a binary body is, for the error that says it is no page.
-_FILE_KINDS = (
-    (b"%PDF-", "a PDF document"),
-    (b"\x89PNG", "a PNG image"),
-    (b"\xff\xd8\xff", "a JPEG image"),
-    (b"GIF8", "a GIF image"),
-    (b"PK\x03\x04", "a ZIP archive"),
-    (b"RIFF", "a RIFF file (WebP, WAV...)"),
-)
-
-
 def _not_a_page(data: bytes, content_type: str | None) -> str | None:
     """Why bytes given to `sitesift extract` are no page, or None."""
-    from extractors.encoding import looks_binary
+    from extractors.encoding import BINARY_KINDS, looks_binary
 
     if not looks_binary(data, content_type):
         return None
-    kind = next((name for magic, name in _FILE_KINDS if data.startswith(magic)), "binary data")
+    kind = next((n for magic, n in BINARY_KINDS.items() if data.startswith(magic)), "binary data")
     return f"not an HTML page: {kind}"
 
 

@@ -509,9 +509,6 @@ class Document:
         """Language code from the ``lang`` attribute, unless the script of the
         text says otherwise (a Chinese site's template left at ``lang="en"``:
         Chinese, Japanese and Korean against the rest); without one, the script."""
-        return self.derived(("language",), self._language)
-
-    def _language(self) -> str | None:
         declared = self.lang_attr.split("-")[0].split("_")[0] if self.lang_attr else None
         sample: list[str] = []
         size = 0

@@ -195,6 +195,9 @@ def detect_encoding(data: bytes) -> str | None:
     return narrow.get(guess, guess) if guess else None
 
 
+_TIE = 0.01  # chaos and coherence closer than this are a tie
+
+
 def _ties_with_cp1252(matches: CharsetMatches, best: CharsetMatch) -> bool:
     """Whether windows-1252 reads the bytes as well as the detector's pick
     (as chaotic, as coherent): the detector then names the first codec of a
@@ -209,16 +212,20 @@ def _ties_with_cp1252(matches: CharsetMatches, best: CharsetMatch) -> bool:
     )
 
 
-_TIE = 0.01  # chaos and coherence closer than this are a tie
-
-
 # A body is sniffed for binary content in its first bytes: the signatures of
 # binary formats, and the C0 controls that are not whitespace.
 SNIFF_BYTES = 4096
-_BINARY_MAGIC = (b"\x89PNG\r\n\x1a\n", b"\xff\xd8\xff", b"GIF87a", b"GIF89a", b"%PDF-",
-                 b"PK\x03\x04", b"\x1f\x8b", b"\xfd7zXZ\x00", b"7z\xbc\xaf\x27\x1c",
-                 b"Rar!\x1a\x07", b"\x28\xb5\x2f\xfd", b"\x7fELF", b"RIFF", b"OggS",
-                 b"wOFF", b"wOF2")  # fmt: skip
+# The signatures of binary formats, with what each file is (for messages).
+BINARY_KINDS: dict[bytes, str] = {
+    b"\x89PNG\r\n\x1a\n": "a PNG image", b"\xff\xd8\xff": "a JPEG image",
+    b"GIF87a": "a GIF image", b"GIF89a": "a GIF image", b"%PDF-": "a PDF document",
+    b"PK\x03\x04": "a ZIP archive", b"\x1f\x8b": "gzip data", b"\xfd7zXZ\x00": "xz data",
+    b"7z\xbc\xaf\x27\x1c": "a 7z archive", b"Rar!\x1a\x07": "a RAR archive",
+    b"\x28\xb5\x2f\xfd": "zstd data", b"\x7fELF": "a program (ELF)",
+    b"RIFF": "a RIFF file (WebP, WAV...)", b"OggS": "Ogg media", b"wOFF": "a web font",
+    b"wOF2": "a web font",
+}  # fmt: skip
+_BINARY_MAGIC = tuple(BINARY_KINDS)
 _CONTROL_BYTES = bytes(b for b in range(32) if b not in b"\t\n\x0c\r")
 
 
