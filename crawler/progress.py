@@ -22,6 +22,10 @@ logger = logging.getLogger("sitesift.progress")
 _NOT_FAILED = frozenset({"ok", "skipped", "unchanged"})
 
 
+def _failed(counts: Counter[str]) -> int:
+    return sum(n for outcome, n in counts.items() if outcome not in _NOT_FAILED)
+
+
 class Progress:
     def __init__(self, crawler: Crawler, interval: float) -> None:
         self.crawler = crawler
@@ -85,11 +89,10 @@ class Progress:
             done,
             done / elapsed,
             stats.get_value("sitesift/stored/ok", 0),
-            sum(n for k, n in total.items() if k not in _NOT_FAILED),
+            _failed(total),
             pending,
             "; ".join(
-                f"{site} {c['ok']} ok/{sum(c.values()) - c['ok']} bad"
-                for site, c in sorted(self.per_site.items())
+                f"{site} {c['ok']} ok/{_failed(c)} bad" for site, c in sorted(self.per_site.items())
             ),
         )
 

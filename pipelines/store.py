@@ -33,7 +33,7 @@ from scrapy import Spider, signals
 from scrapy.crawler import Crawler
 from scrapy.exceptions import DropItem
 from scrapy.utils.defer import deferred_from_coro
-from sqlalchemy import Engine, insert, select, update
+from sqlalchemy import Connection, Engine, insert, select, update
 from sqlalchemy.exc import DBAPIError, InterfaceError, InternalError, OperationalError
 from twisted.internet.task import LoopingCall
 
@@ -280,20 +280,27 @@ class StorePipeline:
                     resumed_runs=resumed,
                 )
             )
-            marked = f"resumed by run {self.run_id}"
-            earlier = select(crawl_runs.c.id, crawl_runs.c.finish_reason).where(
-                crawl_runs.c.id.in_(resumed or [])
-            )
-            for run_id, why in conn.execute(earlier).all():
-                if why is None or "resumed by run" not in why:  # "shutdown; resumed by run 4"
-                    conn.execute(
-                        update(crawl_runs)
-                        .where(crawl_runs.c.id == run_id)
-                        .values(finish_reason=f"{why or 'interrupted'}; {marked}"[:64])
+            if resumed:
+                self._mark_resumed(conn, resumed)
+
+    def _mark_resumed(self, conn: Connection, resumed: list[int]) -> None:
+        """Note on each earlier run that this one resumed it, after its own
+        reason ("shutdown; resumed by run 4"), once."""
+        earlier = select(crawl_runs.c.id, crawl_runs.c.finish_reason).where(
+            crawl_runs.c.id.in_(resumed)
+        )
+        for run_id, why in conn.execute(earlier).all():
+            if why is None or "resumed by run" not in why:
+                conn.execute(
+                    update(crawl_runs)
+                    .where(crawl_runs.c.id == run_id)
+                    .values(
+                        finish_reason=f"{why or 'interrupted'}; resumed by run {self.run_id}"[:64]
                     )
+                )
 
     def interrupted_runs(self, sites_file: str) -> list[int]:
-        """Unfinished earlier runs of this site list (for resume)."""
+        """Interrupted earlier runs of this site list (for resume)."""
         assert self.engine is not None
         return interrupted_runs(self.engine, sites_file, before=self.run_id)
 
