@@ -421,13 +421,16 @@ def _body_in_unlinked_record(article_text: str, records: list[Record], p: Params
     total = sum(len(line) for line in lines)
     if not total:
         return False
+    needed = p.list_unlinked_body_share * total
     for record in records:
         if record.url:
             continue
         box = "".join(record.text.split())
-        if sum(len(line) for line in lines if line and line in box) >= (
-            p.list_unlinked_body_share * total
-        ):
+        # A box shorter than the share cannot hold it; skipping those keeps
+        # a page of thousands of one-line records linear.
+        if len(box) < needed:
+            continue
+        if sum(len(line) for line in lines if line and line in box) >= needed:
             return True
     return False
 
