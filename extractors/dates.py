@@ -12,9 +12,11 @@ from __future__ import annotations
 
 import contextlib
 import re
-from datetime import UTC, date, datetime, timedelta
+from datetime import UTC, date, datetime, timedelta, timezone
 from email.utils import parsedate_to_datetime
 from typing import Any
+
+from .text import CJK_CHAR
 
 __all__ = ["find_date", "find_datetime", "date_in_url", "parse_date", "to_iso"]
 
@@ -83,6 +85,11 @@ _DAY_WORDS: tuple[tuple[re.Pattern[str], int], ...] = (
     (re.compile(r"前天"), 2),
     (re.compile(r"昨天|昨日|yesterday", re.I), 1),
 )
+# The clock of "昨天 14:20" is the site's: every Chinese-speaking region
+# (mainland China, Taiwan, Hong Kong, Macau, Singapore, Malaysia) keeps UTC+8.
+# An English day word's zone is unknown, so its time stays local (no offset),
+# like a printed "2024-05-03 10:20".
+CHINESE_TIME = timezone(timedelta(hours=8), "UTC+08:00")
 _CLOCK_AFTER = re.compile(r"\s*[,，]?\s*(?:at\s+)?(\d{1,2})\s*[:：]\s*(\d{2})(?!\d)", re.I)
 # What may stand beside a lone day word in a stamp: separators, "发布"/"更新"
 # ("published", "updated") and the like.
@@ -214,7 +221,7 @@ def _parse_relative(text: str, now: datetime) -> datetime | None:
             return now - timedelta(**{unit: int(m.group(1))})
     for pattern, days_back in _DAY_WORDS:
         for m in pattern.finditer(text):
-            day = now - timedelta(days=days_back)
+            day = _site_clock(now, m.group()) - timedelta(days=days_back)
             clock = _CLOCK_AFTER.match(text, m.end())
             if clock and int(clock.group(1)) < 24 and int(clock.group(2)) < 60:
                 return day.replace(
@@ -224,6 +231,16 @@ def _parse_relative(text: str, now: datetime) -> datetime | None:
             if _STAMP_REST.fullmatch(rest):
                 return day.replace(hour=0, minute=0, second=0, microsecond=0)
     return None
+
+
+def _site_clock(now: datetime, day_word: str) -> datetime:
+    """``now`` on the clock of the site that wrote ``day_word``: UTC+8 for a
+    Chinese one, the wall time without an offset for another."""
+    if now.tzinfo is None:
+        return now
+    if CJK_CHAR.search(day_word):
+        return now.astimezone(CHINESE_TIME)
+    return now.replace(tzinfo=None)
 
 
 def find_datetime(text: str | None, now: datetime | None = None) -> str | None:

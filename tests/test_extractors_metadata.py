@@ -46,6 +46,20 @@ def test_find_datetime(text: str, iso: str | None) -> None:
     assert find_datetime(text, NOW) == iso
 
 
+def test_chinese_day_words_read_the_clock_of_the_site() -> None:
+    """A fetch at 20:00 UTC is 04:00 the next day in China (UTC+8): "昨天"
+    is the UTC day of the fetch there, and 09:15 "today" is still to come."""
+    fetched = datetime(2024, 5, 3, 20, 0, tzinfo=UTC)
+    assert find_datetime("昨天 14:20", fetched) == "2024-05-03T14:20:00+08:00"
+    assert find_datetime("今天 03:50", fetched) == "2024-05-04T03:50:00+08:00"
+    assert find_datetime("今天 09:15", fetched) is None
+    assert find_datetime("发布时间：今天", fetched) == "2024-05-04"
+    # An English day word's zone is unknown: local time, no offset.
+    assert find_datetime("yesterday 14:20", fetched) == "2024-05-02T14:20:00"
+    # "3 hours ago" is an instant, in the fetch time's own zone.
+    assert find_datetime("3小时前", fetched) == "2024-05-03T17:00:00+00:00"
+
+
 def test_parse_machine_formats_and_url_dates() -> None:
     assert parse_date("2024-05-03T10:20:00+08:00").utcoffset().total_seconds() == 8 * 3600
     assert parse_date("Fri, 03 May 2024 10:00:00 +0000").day == 3
