@@ -81,6 +81,24 @@ class Spool:
             os.fsync(fh.fileno())
         return path
 
+    def keep_run_end(self, run_id: int, values: dict[str, Any]) -> Path:
+        """Keep what the end of a run would have recorded (its end time,
+        reason, counts), merged with what was kept before, until the
+        database takes it: a run the database missed at its end would
+        otherwise look interrupted for ever."""
+        self.directory.mkdir(parents=True, exist_ok=True)
+        path = self.directory / f"{RUN_END_PREFIX}{run_id:012d}.json"
+        kept = json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
+        _write_lines(path, [_line({**kept, **values, "run_id": run_id})])
+        return path
+
+    def run_ends(self) -> Iterator[tuple[Path, dict[str, Any]]]:
+        """Each kept run end, oldest run first; :meth:`done` once recorded."""
+        if not self.directory.is_dir():
+            return
+        for path in sorted(self.directory.glob(f"{RUN_END_PREFIX}*.json")):
+            yield path, json.loads(path.read_text(encoding="utf-8"))
+
     def batches(self) -> Iterator[tuple[Path, list[dict[str, Any]]]]:
         """Each spooled batch, oldest first; call :meth:`done` once it is stored."""
         for path in self.files():
@@ -94,6 +112,7 @@ class Spool:
 
 
 REJECTED = "rejected.jsonl"
+RUN_END_PREFIX = "run-end-"
 
 
 def _line(record: dict[str, Any]) -> str:

@@ -27,6 +27,7 @@ from collections import deque
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor, wait
 from dataclasses import asdict, dataclass, fields
+from datetime import datetime
 from typing import Any
 
 from scrapy import Spider, signals
@@ -230,25 +231,39 @@ class StorePipeline:
             logger.error("could not join the pages of multi-page articles: %s", error_line(exc))
         counts = {k: v for k, v in stats.get_stats().items() if k.startswith("sitesift/")}
         resumed = getattr(spider, "resumed_runs", None) or None
+        reason = stats.get_value("finish_reason")
+        end = {"finished_at": utcnow(), "finish_reason": str(reason) if reason else None,
+               "counts": counts, "resumed_runs": resumed}  # fmt: skip
         try:
-            self._retrying(lambda: self._finish_run(counts, resumed))
+            self._retrying(lambda: self._record_run_end(self.run_id, end))
         except DBAPIError as exc:
-            logger.error("could not record the end of run %s: %s", self.run_id, error_line(exc))
+            self._keep_run_end(end, exc)
 
     def spider_closed(self, spider: Spider, reason: str) -> None:
         """The finish reason is known only after the pipelines closed."""
         if self.engine is None:
             return
+        end = {"finish_reason": str(reason)}
         try:
-            with self.engine.begin() as conn:
-                conn.execute(
-                    update(crawl_runs)
-                    .where(crawl_runs.c.id == self.run_id)
-                    .values(finish_reason=str(reason))
-                )
+            self._record_run_end(self.run_id, end)
         except DBAPIError as exc:
-            logger.error("could not record why run %s ended: %s", self.run_id, error_line(exc))
+            self._keep_run_end(end, exc)
         self.engine.dispose()
+
+    def _keep_run_end(self, end: dict[str, Any], exc: DBAPIError) -> None:
+        """The database missed the end of this run: keep it in the spool
+        folder for the next run's replay, so that the run is not taken for
+        an interrupted one (``--resume`` would redo it, ``status`` says
+        "running or interrupted")."""
+        try:
+            path = self.spool.keep_run_end(self.run_id, end)
+        except OSError as os_exc:
+            logger.error("could not record the end of run %s (%s) nor keep it in %s (%s)",
+                         self.run_id, error_line(exc), self.config.spool_dir,
+                         os_exc.strerror or os_exc)  # fmt: skip
+            return
+        logger.error("could not record the end of run %s (%s); it is kept in %s and "
+                     "recorded by the next run", self.run_id, error_line(exc), path)  # fmt: skip
 
     def _replay_before_closing(self) -> None:
         """Give a database that is away ``close_wait`` seconds to come back."""
@@ -266,37 +281,31 @@ class StorePipeline:
                     return
                 time.sleep(min(2.0, max(0.1, deadline - time.monotonic())))
 
-    def _finish_run(self, counts: dict[str, Any], resumed: list[int] | None) -> None:
+    def _record_run_end(self, run_id: int | None, end: dict[str, Any]) -> None:
+        """Write what is known of a run's end (any of end time, reason,
+        counts, resumed runs); a resumed run is noted on the runs it resumed."""
         assert self.engine is not None
-        reason = self.crawler.stats.get_value("finish_reason")
+        values = dict(end)
+        if isinstance(values.get("finished_at"), str):
+            values["finished_at"] = datetime.fromisoformat(values["finished_at"])
+        resumed = values.get("resumed_runs")
         with self.engine.begin() as conn:
-            conn.execute(
-                update(crawl_runs)
-                .where(crawl_runs.c.id == self.run_id)
-                .values(
-                    finished_at=utcnow(),
-                    finish_reason=str(reason) if reason else None,
-                    counts=counts,
-                    resumed_runs=resumed,
-                )
-            )
+            conn.execute(update(crawl_runs).where(crawl_runs.c.id == run_id).values(**values))
             if resumed:
-                self._mark_resumed(conn, resumed)
+                self._mark_resumed(conn, run_id, resumed)
 
-    def _mark_resumed(self, conn: Connection, resumed: list[int]) -> None:
-        """Note on each earlier run that this one resumed it, after its own
+    def _mark_resumed(self, conn: Connection, run_id: int | None, resumed: list[int]) -> None:
+        """Note on each earlier run that ``run_id`` resumed it, after its own
         reason ("shutdown; resumed by run 4"), once."""
         earlier = select(crawl_runs.c.id, crawl_runs.c.finish_reason).where(
             crawl_runs.c.id.in_(resumed)
         )
-        for run_id, why in conn.execute(earlier).all():
+        for earlier_id, why in conn.execute(earlier).all():
             if why is None or "resumed by run" not in why:
                 conn.execute(
                     update(crawl_runs)
-                    .where(crawl_runs.c.id == run_id)
-                    .values(
-                        finish_reason=f"{why or 'interrupted'}; resumed by run {self.run_id}"[:64]
-                    )
+                    .where(crawl_runs.c.id == earlier_id)
+                    .values(finish_reason=f"{why or 'interrupted'}; resumed by run {run_id}"[:64])
                 )
 
     def interrupted_runs(self, sites_file: str) -> list[int]:
@@ -480,6 +489,11 @@ class StorePipeline:
             self.spool.done(path)
             self._inc("sitesift/spool/replayed", count)
             logger.info("replayed %d spooled item(s) from %s", count, path.name)
+        for path, end in self.spool.run_ends():
+            run_id = end.pop("run_id")
+            self._record_run_end(run_id, end)
+            self.spool.done(path)
+            logger.info("recorded the end of run %s, kept in %s", run_id, path.name)
         return True
 
     def _try(self, action: Any) -> bool:  # noqa: ANN401

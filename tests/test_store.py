@@ -97,6 +97,48 @@ def test_database_outage_spools_and_replays(pg_restartable: str, tmp_path: Path)
     assert run.counts["sitesift/spool/spooled"] == 2  # the run summary says what happened
 
 
+def test_a_run_end_the_database_missed_is_recorded_by_the_next_run(
+    pg_restartable: str, tmp_path: Path
+) -> None:
+    """The database away when a crawl ends: the run's end (time, reason,
+    counts) waits in the spool folder, and the next run records it, so the
+    run is not taken for an interrupted one."""
+    settings = {
+        "SITESIFT_DB": pg_restartable,
+        "SITESIFT_STORE_RETRIES": 0,
+        "SITESIFT_STORE_CLOSE_WAIT": 0,
+        "SITESIFT_SPOOL_DIR": str(tmp_path / "spool"),
+    }
+    crawler = get_crawler(Spider, settings)  # fmt: skip
+    crawler.spider = Spider(name="site")
+    pipe = StorePipeline.from_crawler(crawler)
+    pipe.flush_seconds = 0
+    pipe.open_spider(crawler.spider)
+    pipe.process_item(_item("http://h/1"))
+    pg_stop()
+    try:
+        pipe.close_spider()
+        crawler.stats.set_value("finish_reason", "finished")
+        pipe.spider_closed(crawler.spider, "finished")
+    finally:
+        pg_start()
+    assert Spool(tmp_path / "spool").pending() == 1
+    following = get_crawler(Spider, settings)
+    following.spider = Spider(name="site")
+    second = StorePipeline.from_crawler(following)
+    second.open_spider(following.spider)  # replays the item and the run's end
+    second.close_spider()
+    engine = connect(pg_restartable)
+    with engine.connect() as conn:
+        runs = conn.execute(select(crawl_runs).order_by(crawl_runs.c.id)).all()
+        urls = set(conn.execute(select(pages.c.url)).scalars())
+    engine.dispose()
+    assert urls == {"http://h/1"}
+    assert runs[0].finished_at is not None and runs[0].finish_reason == "finished"
+    assert runs[0].counts["sitesift/spool/spooled"] == 1
+    assert not list((tmp_path / "spool").iterdir())
+
+
 def test_spool_left_by_a_dead_run_is_replayed_next_time(tmp_path: Path) -> None:
     from pipelines.store import item_record
 
