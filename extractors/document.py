@@ -129,6 +129,9 @@ LINKED_TEXT_CHARS = 300
 LINKED_TEXT_BREAKS = 2
 # A limit on nesting: deeper markup is flattened to keep recursion bounded.
 MAX_DEPTH = 400
+# Nested links of one tag and attributes, each with content before the next,
+# taken for tags left unclosed (see _unchain).
+CHAIN_LINKS = 3
 # Pages larger than this are cut before parsing (the main text of any real
 # page lies well within it) so that extraction time stays bounded. What holds
 # no text is taken out first: scripts (a framework's inlined JSON state),
@@ -306,6 +309,39 @@ def _keep_noscript_page(root: etree._Element, noscripts: list[etree._Element]) -
                 el.drop_tree()
 
 
+def _continues(el: etree._Element) -> bool:
+    """Whether ``el`` ends in an element of its own tag and attributes after
+    content of its own: one link of a chain that unclosed tags make (each
+    ``<div>`` or ``<font>`` left open holds its paragraph and all the rest)."""
+    last = el[-1]
+    return (
+        last.tag == el.tag
+        and (len(el) > 1 or bool(el.text and el.text.strip()))
+        and dict(last.attrib) == dict(el.attrib)
+    )
+
+
+def _unchain(root: etree._Element) -> None:
+    """Make chains of at least CHAIN_LINKS unclosed tags siblings again: the
+    paragraphs of such a chain sit one level deeper each, so that every
+    density and depth measure sees one deep node instead of a run of
+    paragraphs (browsers show them one under the other all the same)."""
+    links = {el for el in root.iter() if len(el) and isinstance(el.tag, str) and _continues(el)}
+    if len(links) < CHAIN_LINKS:
+        return
+    for top in [el for el in links if el.getparent() not in links or el.getparent()[-1] is not el]:
+        length, el = 1, top[-1]
+        while el in links:
+            length, el = length + 1, el[-1]
+        if length < CHAIN_LINKS:
+            continue
+        el = top[-1]
+        while el is not None and el.tag == top.tag:
+            following = el[-1] if el in links else None
+            el.drop_tag()  # its children, the next link last, now sit in top
+            el = following
+
+
 def _flatten_deep(root: etree._Element) -> None:
     """Unwrap elements nested deeper than MAX_DEPTH (their text is kept)."""
     # The elements at depth MAX_DEPTH (the cleaned tree holds only elements),
@@ -439,6 +475,7 @@ class Document:
         base = root.find(".//base[@href]")
         self.base_href: str | None = base.get("href").strip() if base is not None else None
         _clean(root)
+        _unchain(root)
         _flatten_deep(root)
         self.root: etree._Element = root
         body = root.find("body")

@@ -233,3 +233,22 @@ def test_a_frameset_pages_noframes_text_is_parsed_not_markup() -> None:
         "</noframes></frameset></html>"
     )
     assert extract(page).text == "No frames here. Read the plain page."
+
+
+def test_paragraphs_of_unclosed_tags_are_all_extracted() -> None:
+    """Old pages leave a <div> or <font> open before each paragraph: every
+    paragraph then nests one level deeper. Every method sees them as one run
+    of sibling paragraphs again (before, auto kept 2 of 100)."""
+    nav = '<div class="nav"><a href="/">Home</a> <a href="/about">About</a></div>'
+    for tag in ("div", "font"):
+        body = "".join(
+            f"<{tag}><p>Paragraph {i} of the story, which goes on for a while.</p>"
+            for i in range(100)
+        )
+        html = f"<html><head><title>Story</title></head><body>{nav}{body}</body></html>"
+        for method in ("auto", "cetd", "awce"):
+            lines = extract(html, method=method).text.split("\n")
+            assert sum(line.startswith("Paragraph") for line in lines) == 100, (tag, method)
+    # Two such links are nesting, not yet a chain: they stay as they are.
+    doc = as_document("<div><p>a</p><div><p>b</p><div><p>c</p></div></div></div>")
+    assert len(doc.root.findall(".//div")) == 3
