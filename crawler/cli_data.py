@@ -260,6 +260,10 @@ def cmd_scheduler(args: argparse.Namespace) -> int:
         loop.run()
     finally:
         engine.dispose()
+    if loop.interrupts:
+        done = (f"stopped the crawl(s) of {', '.join(loop.interrupted)}, their ends recorded"
+                if loop.interrupted else "no crawl was running")  # fmt: skip
+        print(f"sitesift: scheduler stopped (Ctrl-C); {done}", file=sys.stderr)
     return EXIT_OK
 
 

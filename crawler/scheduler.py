@@ -20,6 +20,7 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -221,9 +222,11 @@ class Running:
 def launch(
     engine: Engine, db_url: str, job: Job, log_dir: Path | None, *, foreground: bool = False
 ) -> Running:
-    """Start the job's crawl as its own process (its own session: a
-    scheduler's Ctrl-C does not kill it). In the ``foreground`` (run-now) its
-    output goes to the terminal: the user sees why a crawl failed."""
+    """Start the job's crawl as its own process, in its own session: a
+    scheduler killed leaves it running (the next one adopts it), and the
+    terminal's Ctrl-C reaches only the scheduler, which passes it on
+    (``Scheduler.interrupt``). In the ``foreground`` (run-now) its output
+    goes to the terminal: the user sees why a crawl failed."""
     log = None
     if log_dir is not None:
         log_dir.mkdir(parents=True, exist_ok=True)
@@ -348,21 +351,58 @@ class Scheduler:
         self.running: dict[str, Running] = {}
         self.finished = 0
         self.stopping = False
+        self.interrupts = 0  # Ctrl-C presses
+        self.interrupted: list[str] = []  # jobs whose crawls Ctrl-C stopped
+        self._wake = threading.Event()
 
     def stop(self, *_: object) -> None:
+        """SIGTERM: start no more crawls; the running ones run on, and the
+        next scheduler adopts them (a restart does not cut a crawl short)."""
         self.stopping = True
+        self._wake.set()
+
+    def interrupt(self, *_: object) -> None:
+        """SIGINT (Ctrl-C): stop, and stop this scheduler's crawls too. Only
+        a flag here, acted on between steps: a KeyboardInterrupt raised
+        mid-step could leave a crawl started but untracked."""
+        self.interrupts += 1
+        self.stop()
 
     def run(self) -> int:
-        signal.signal(signal.SIGTERM, self.stop)
-        logger.info("scheduler started: %d job(s)", len(list_jobs(self.engine)))
-        while not self.stopping:
-            self.step()
-            if self.max_runs is not None and self.finished >= self.max_runs and not self.running:
-                break
-            time.sleep(self.tick)
-        if self.running:
-            logger.warning("scheduler stopping; %d crawl(s) run on", len(self.running))
+        handlers = {signal.SIGTERM: self.stop, signal.SIGINT: self.interrupt}
+        previous = {sig: signal.signal(sig, handler) for sig, handler in handlers.items()}
+        try:
+            logger.info("scheduler started: %d job(s)", len(list_jobs(self.engine)))
+            while not self.stopping:
+                self.step()
+                done = self.max_runs is not None and self.finished >= self.max_runs
+                if done and not self.running:
+                    break
+                self._wake.wait(self.tick)  # a signal ends the wait at once
+            if self.interrupts:
+                self._stop_crawls()
+            elif self.running:
+                logger.warning("scheduler stopping; %d crawl(s) run on", len(self.running))
+        finally:
+            for sig, handler in previous.items():
+                signal.signal(sig, handler)
         return self.finished
+
+    def _stop_crawls(self) -> None:
+        """Pass each Ctrl-C on to the running crawls (their own session does
+        not get the terminal's): Scrapy stops gracefully on the first, at
+        once on the second; a third kills. Their ends are recorded as they
+        come, so no job is left marked running."""
+        self.interrupted = sorted(self.running)
+        sent = 0
+        while self.running:
+            self._wake.clear()  # before the check: a press after it ends the wait
+            if sent < self.interrupts:
+                sent += 1
+                for running in self.running.values():
+                    running.process.send_signal(signal.SIGINT if sent <= 2 else signal.SIGKILL)
+            self._reap()
+            self._wake.wait(0.5)
 
     def _orphan(self, job: Job) -> None:
         """A job marked running that this scheduler did not start: the crawl
@@ -376,8 +416,8 @@ class Scheduler:
             return
         release_orphan(self.engine, job)
 
-    def step(self) -> None:
-        """Reap finished crawls, renew leases, start due jobs."""
+    def _reap(self) -> None:
+        """Record the crawls that ended; renew the leases of the others."""
         for name, running in list(self.running.items()):
             code = running.process.poll()
             if code is None:
@@ -386,6 +426,10 @@ class Scheduler:
             finish(self.engine, running, code)
             del self.running[name]
             self.finished += 1
+
+    def step(self) -> None:
+        """Reap finished crawls, renew leases, start due jobs."""
+        self._reap()
         jobs = list_jobs(self.engine)
         for job in jobs:
             if job.name not in self.running and job.running_pid:

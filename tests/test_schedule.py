@@ -3,6 +3,7 @@ real crawl of the demo web through ``sitesift scheduler``."""
 
 from __future__ import annotations
 
+import signal
 import subprocess
 import sys
 import time
@@ -14,6 +15,7 @@ from sqlalchemy import select, update
 
 from crawler.scheduler import (
     ScheduleError,
+    _alive,
     add_job,
     claim,
     finish,
@@ -303,6 +305,72 @@ def test_a_run_due_while_the_scheduler_is_down_happens_once(tmp_path: Path) -> N
         starts = web.requested_paths("en").count("/")
     assert [r.finish_reason for r in _job_runs(db, "demo")] == ["finished"]
     assert starts == 1
+
+
+@pytest.mark.parametrize("presses", [1, 2])
+def test_ctrl_c_stops_the_scheduler_and_its_crawl_and_records_its_end(
+    tmp_path: Path, presses: int
+) -> None:
+    """The terminal's Ctrl-C reaches the scheduler only (its crawls have their
+    own session). It passes each press on (once: Scrapy stops gracefully;
+    twice: at once), records the crawl's end, says so and exits 0: the job is
+    not left marked running, and a second press does not hang."""
+    db = f"sqlite:///{tmp_path / 'sched.db'}"
+    log = tmp_path / "scheduler.log"
+    with DemoWeb(sites=("en",)) as web:
+        sites = web.write_site_list(tmp_path / "sites.txt")
+        slow = f"--max-pages 10 -s DOWNLOAD_DELAY=0.6 {QUICK}"
+        add = sitesift("schedule", "add", "demo", "--sites", str(sites), "--every", "1h",
+                       "--crawl-args", slow, "--db", db)  # fmt: skip
+        assert add.returncode == 0, add.stderr
+        _due_now(db, "demo")
+        loop = _scheduler(db, log)
+        deadline = time.monotonic() + 90
+        while not (_job_runs(db, "demo") and "/" in web.requested_paths("en")):
+            assert loop.poll() is None and time.monotonic() < deadline, log.read_text()[-2000:]
+            time.sleep(0.2)
+        engine = connect(db)
+        crawl_pid = get_job(engine, "demo").running_pid
+        for _ in range(presses):
+            loop.send_signal(signal.SIGINT)
+            time.sleep(0.3)
+        try:
+            code = loop.wait(timeout=90)
+        except subprocess.TimeoutExpired:
+            loop.kill()
+            pytest.fail(f"the scheduler did not end after {presses} Ctrl-C")
+    out = log.read_text()
+    assert code == 0, out[-3000:]
+    assert "scheduler stopped (Ctrl-C); stopped the crawl(s) of demo" in out, out[-3000:]
+    assert "Traceback" not in out
+    assert crawl_pid and not _alive(crawl_pid)  # stopped, not left running on
+    (run,) = _job_runs(db, "demo")
+    assert run.finished_at is not None and run.finish_reason != "finished", run
+    job = get_job(engine, "demo")
+    engine.dispose()
+    assert job.running_pid is None and job.last_run_id == run.id and job.last_exit != 0
+    listed = sitesift("schedule", "list", "--db", db)
+    assert "\trunning\t" not in listed.stdout and "\ton\t" in listed.stdout, listed.stdout
+
+
+def test_ctrl_c_stops_an_idle_scheduler(tmp_path: Path) -> None:
+    db = f"sqlite:///{tmp_path / 'sched.db'}"
+    log = tmp_path / "scheduler.log"
+    sites = tmp_path / "sites.txt"
+    sites.write_text("http://127.0.0.1:9/\n")
+    assert sitesift("schedule", "add", "j", "--sites", str(sites), "--every", "1h",
+                    "--db", db).returncode == 0  # fmt: skip
+    loop = _scheduler(db, log)
+    deadline = time.monotonic() + 60
+    while "scheduler started" not in log.read_text():
+        assert loop.poll() is None and time.monotonic() < deadline, log.read_text()[-2000:]
+        time.sleep(0.1)
+    loop.send_signal(signal.SIGINT)
+    try:
+        assert loop.wait(timeout=30) == 0, log.read_text()[-2000:]
+    finally:
+        loop.kill()
+    assert "scheduler stopped (Ctrl-C); no crawl was running" in log.read_text()
 
 
 @pytest.mark.parametrize(
