@@ -169,7 +169,7 @@ def _write_chunk(
     old_shots = _stored_screenshots(conn, urls)
     _upsert_pages(conn, [page_row(r, run_id) for r in records])
     good = [r for r in records if r["outcome"] == str(Outcome.OK) and not not_modified(r)]
-    _write_screenshots(conn, good)
+    _write_screenshots(conn, records)  # an error or blocked page's picture too
     gone = _release_screenshots(conn, old_shots)
     if released is not None:
         released |= gone

@@ -16,7 +16,14 @@ from scrapy.utils.test import get_crawler
 from sqlalchemy import select
 
 from crawler.items import Outcome, PageItem
-from pipelines.schema import DatabaseError, connect, crawl_runs, decompress_html, pages
+from pipelines.schema import (
+    DatabaseError,
+    connect,
+    crawl_runs,
+    decompress_html,
+    pages,
+    screenshots,
+)
 from pipelines.spool import REJECTED, Spool
 from pipelines.store import StorePipeline
 from tests.dbtools import pg_start, pg_stop
@@ -306,6 +313,25 @@ def test_a_replaced_screenshot_is_deleted_unless_shared(tmp_path: Path, db_url: 
         by_url = dict(conn.execute(select(pages.c.url, pages.c.screenshot)).tuples().all())
     assert by_url == {"http://h/1": new.sha256, "http://h/2": other.sha256,
                       "http://h/3": shared.sha256}  # fmt: skip
+
+
+def test_the_screenshot_of_an_error_page_is_recorded(tmp_path: Path, db_url: str) -> None:
+    """A 404 or a blocked page photographed refers to its picture: the
+    picture has its row (size, page, time) like a good page's."""
+    from crawler.screenshots import ScreenshotStore
+
+    shot = ScreenshotStore(tmp_path / "shots").put(b"x" * 64, "png", 8, 8)
+    pipe = _pipeline(db_url)
+    page = _item("http://h/missing", outcome=Outcome.HTTP_ERROR, html=None)
+    page.screenshot = shot.as_dict()
+    with pytest.raises(DropItem):
+        pipe.process_item(page)
+    pipe.close_spider()
+    with connect(db_url).connect() as conn:
+        row = conn.execute(select(screenshots)).one()
+        referred = conn.execute(select(pages.c.screenshot)).scalar_one()
+    assert (row.sha256, row.page_url, row.height) == (shot.sha256, "http://h/missing", 8)
+    assert referred == shot.sha256
 
 
 def test_prune_screenshots_keeps_what_pages_refer_to(tmp_path: Path) -> None:
