@@ -360,6 +360,7 @@ def parse_html(text: str) -> etree._Element:
         text = _DATA_URI.sub('=""', _NO_TEXT_BLOCKS.sub(r"<\1></\1>", text))[:MAX_CHARS]
     if text.lstrip().startswith("<?xml"):
         text = re.sub(r"^\s*<\?xml[^>]*\?>", "", text)
+    text = _close_title(text)
     try:
         root = html.document_fromstring(text, parser=_parser()) if text.strip() else None
     except (etree.ParserError, ValueError):
@@ -368,6 +369,22 @@ def parse_html(text: str) -> etree._Element:
         root = html.document_fromstring("<html><body></body></html>")
     _scrub_xml_invalid(root)
     return root
+
+
+_TITLE_OPEN = re.compile(r"<title\b[^>]*>[^<]*", re.I)
+_TITLE_CLOSE = re.compile(r"</title", re.I)
+_TITLE_TAG = re.compile(r"^<title\b[^>]*>", re.I)
+
+
+def _close_title(text: str) -> str:
+    """Close a <title> that is never closed at the next tag: its text runs
+    to the end of the file (it holds no markup) and would take the whole
+    page with it, leaving an empty body."""
+    opened = _TITLE_OPEN.search(text)
+    if opened is None or _TITLE_CLOSE.search(text, opened.end()):
+        return text
+    rest = _TITLE_TAG.sub("", text[opened.end() :], count=1)  # "<title>X<title>": a typo
+    return f"{text[: opened.end()]}</title>{rest}"
 
 
 # Characters an lxml tree cannot store (XML forbids them): character

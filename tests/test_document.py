@@ -252,3 +252,14 @@ def test_paragraphs_of_unclosed_tags_are_all_extracted() -> None:
     # Two such links are nesting, not yet a chain: they stay as they are.
     doc = as_document("<div><p>a</p><div><p>b</p><div><p>c</p></div></div></div>")
     assert len(doc.root.findall(".//div")) == 3
+
+
+def test_a_title_never_closed_does_not_swallow_the_page() -> None:
+    """An unclosed <title> (or "<title>X<title>") would run to the end of the
+    file: it is closed at the next tag, and the body is the body."""
+    body = "".join(f"<p>Sentence {i} says what the council plans.</p>" for i in range(8))
+    for head in ("<title>Bridge repair</head>", "<title>Bridge repair<title></head>",
+                 "<TITLE>Bridge repair"):  # fmt: skip
+        result = extract(f"<html><head>{head}<body>{body}</body></html>")
+        assert result.title == "Bridge repair"
+        assert result.text.count("Sentence") == 8, head
