@@ -282,10 +282,12 @@ def _choose_article(
     return best, agreement
 
 
-def _list_is_main(doc: Document, listed: Result, main: Any, p: Params) -> bool:
+def _list_is_main(doc: Document, listed: Result, main: Any, article_text: str, p: Params) -> bool:
     """Whether the records are the main content: they fill most of the main
     node, or the main node is one of the records of a tight list (one whose
-    container holds little besides its records)."""
+    container holds little besides its records). When the consensus came
+    from elsewhere (the first of several blocks, a heading above the list):
+    whether most of its text is the records' lines."""
     container = listed.node
     if container is None or main is None or main not in doc.stats:
         return False
@@ -297,7 +299,10 @@ def _list_is_main(doc: Document, listed: Result, main: Any, p: Params) -> bool:
     if any(a is container for a in main.iterancestors()):
         entries = records_len <= p.list_record_chars * len(listed.records)
         return entries and records_len >= p.list_tight_share * max(1, doc.stats[container].text_len)
-    return False
+    entry_lines = {"".join(line.split()) for line in listed.text.split("\n")}
+    lines = ["".join(line.split()) for line in article_text.split("\n")]
+    listed_chars = sum(len(line) for line in lines if line in entry_lines)
+    return listed_chars >= p.list_main_share * max(1, sum(map(len, lines)))
 
 
 def _headline(node: Any, p: Params) -> tuple[Any, Any] | None:
@@ -560,7 +565,7 @@ def _list_route(
             or (not boxed and _tiny_body(listed, article_text, p))
             or (
                 not boxed
-                and _list_is_main(doc, listed, main, p)
+                and _list_is_main(doc, listed, main, article_text, p)
                 and _paragraphs_beside(
                     article_text, [r.text for r in listed.records], p.list_max_long_lines
                 )

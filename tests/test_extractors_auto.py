@@ -355,6 +355,26 @@ def test_a_section_whose_methods_agree_on_its_one_line_description_is_a_list() -
     assert off.page_type is PageType.ARTICLE and off.text.startswith("Stay up to date")
 
 
+def test_a_headline_list_under_its_heading_is_a_list() -> None:
+    """SCEDD's consensus starts at the heading above the list, so its node
+    is the heading, outside the list: the list is still the main content,
+    as most of the consensus text is its entries (long headlines are not
+    an article's paragraphs)."""
+    entries = "".join(
+        f'<li><a href="/news/2024/05/{i + 1:02d}/story-{i}.html">Headline {i}: council votes '
+        f"on plan number {i} for the town centre</a><span>2024-05-{i + 1:02d}</span></li>"
+        for i in range(20)
+    )
+    side = "".join(f'<li><a href="/popular/{i}.html">Popular story {i}</a></li>' for i in range(6))
+    page = f"""<html><head><title>News</title></head><body><ul class="menu">{NAV}</ul>
+<h1>Latest news</h1><ul class="list">{entries}</ul><div class="side"><h3>Most read</h3>
+<ul>{side}</ul></div><div class="footer">© 2024 Example Media <a href="/terms">Terms</a></div>
+</body></html>"""
+    result = extract(page)
+    assert result.page_type is PageType.LIST and len(result.records) == 20
+    assert all(r.date for r in result.records)
+
+
 def test_a_front_page_with_a_lead_story_teaser_is_a_list() -> None:
     """Every article method agrees on the lead story's one paragraph; its
     headline links to the story, so it is a teaser and the page a list."""
