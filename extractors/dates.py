@@ -79,8 +79,9 @@ _RELATIVE: tuple[tuple[re.Pattern[str], str], ...] = (
 )
 # A day word is a date when a clock time follows it ("昨天 14:20") or it is
 # the whole stamp ("刚刚", "Yesterday"); "今天天气晴朗" and "Today's Paper" are not.
+_JUST_NOW = re.compile(r"刚刚|just now", re.I)  # a time too: the fetch time
 _DAY_WORDS: tuple[tuple[re.Pattern[str], int], ...] = (
-    (re.compile(r"刚刚|just now", re.I), 0),
+    (_JUST_NOW, 0),
     (re.compile(r"今天|today", re.I), 0),
     (re.compile(r"前天"), 2),
     (re.compile(r"昨天|昨日|yesterday", re.I), 1),
@@ -229,6 +230,8 @@ def _parse_relative(text: str, now: datetime) -> datetime | None:
                 )
             rest = text[: m.start()] + " " + text[m.end() :]
             if _STAMP_REST.fullmatch(rest):
+                if pattern is _JUST_NOW:
+                    return now.replace(microsecond=0)
                 return day.replace(hour=0, minute=0, second=0, microsecond=0)
     return None
 

@@ -26,7 +26,8 @@ NOW = datetime(2024, 5, 10, 12, 0)
         ("2 days ago", "2024-05-08T12:00:00"),
         ("2030-01-01", None),  # after the fetch time
         ("no date here", None),
-        ("刚刚", "2024-05-10"),
+        ("刚刚", "2024-05-10T12:00:00"),  # "just now": the fetch time
+        ("发布时间：刚刚", "2024-05-10T12:00:00"),
         ("发布时间：昨天", "2024-05-09"),
         ("3小时前　来源：新华社", "2024-05-10T09:00:00"),
         # Durations, labels and prose that hold a relative word are no date.
