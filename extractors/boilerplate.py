@@ -215,6 +215,8 @@ _COMMENTS_HEADER = re.compile(
     r"网友评论|发表评论|我要评论|全部评论|热门评论|最新评论|读者评论|用户评论|评论区|精选留言|写留言|"
     r"网友留言|我要留言|评论|網友評論|發表評論|我要評論|全部評論|熱門評論|最新評論|讀者評論|"
     r"評論區|網友留言|我要留言|評論|"
+    # one reader's comment on the story: "瑞雪 对<headline>的评论:"
+    r".{1,20}?[对對].{1,60}?的(?:评论|評論)|"
     # German, Spanish, French, Italian, Portuguese, Dutch
     r"kommentare?|leserkommentare|kommentar (schreiben|verfassen|hinterlassen)|"
     r"hinterlasse einen kommentar|comentarios?|deja (un|tu) comentario|deja una respuesta|"

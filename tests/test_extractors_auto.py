@@ -72,6 +72,12 @@ def test_readers_comments_under_an_article_are_cut() -> None:
     # Comments longer than the article still start at their header.
     many = [f"Comment {i}: " + PARAS[i % 4] for i in range(30)]
     assert cut_comments([*PARAS, "Comments in order (Total 30 comments)", *many]) == PARAS
+    # One reader's comment, headed "name 对 headline 的评论:", starts them too;
+    # prose saying what someone thought of something does not.
+    first = ["瑞雪 对圣元奶粉致死的评论:", "这样的事频频发生。"]
+    assert cut_comments([*PARAS, *first, "刘英对圣元奶粉致死的评论:", "说得好"]) == PARAS
+    prose = "专家对这一事件的评论很中肯，多数读者也表示赞同。"
+    assert cut_comments([*PARAS, prose]) == [*PARAS, prose]
     # A comments link above the article is not the start of the comments.
     assert cut_comments(["3 comments", *PARAS]) == ["3 comments", *PARAS]
 
