@@ -567,7 +567,8 @@ def main(argv: list[str] | None = None) -> int:
     except CLIError as exc:
         print(f"sitesift: error: {exc}", file=sys.stderr)
         return EXIT_USAGE
-    except KeyboardInterrupt:
+    except KeyboardInterrupt:  # commands that run on (crawl, scheduler) handle it themselves
+        print("sitesift: interrupted (Ctrl-C)", file=sys.stderr)
         return EXIT_FAILED
 
 

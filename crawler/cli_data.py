@@ -12,11 +12,14 @@ import shlex
 import sys
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import Engine, func, select
 
-EXIT_OK, EXIT_FAILED = 0, 1
+if TYPE_CHECKING:
+    from pipelines.spool import Spool
+
+EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 
 
 class CLIError(Exception):
@@ -136,11 +139,18 @@ def _format_from(output: str) -> str | None:
 def cmd_status(args: argparse.Namespace) -> int:
     from crawler.scheduler import list_jobs
     from pipelines.schema import articles, crawl_runs, pages
-    from pipelines.spool import REJECTED, Spool
+    from pipelines.spool import Spool
 
     if args.redis:
         return _redis_status(args.redis)
-    engine, url = open_db(args.db)
+    spool = Spool(args.spool_dir)
+    try:
+        engine, url = open_db(args.db)
+    except CLIError as exc:  # a database down is when people ask whether their items are safe
+        print(f"sitesift: error: {exc}", file=sys.stderr)
+        if not _spool_status(spool):
+            print(f"spool: nothing waiting in {spool.directory}")
+        return EXIT_USAGE
     with engine.connect() as conn:
         outcomes = conn.execute(
             select(pages.c.site, pages.c.outcome, func.count()).group_by(
@@ -165,14 +175,25 @@ def cmd_status(args: argparse.Namespace) -> int:
               f"{run.finish_reason or 'running or interrupted'}")  # fmt: skip
     for job in list_jobs(engine):
         print(f"job {job.name}: {job.when}, next {job.next_run_at}, last exit {job.last_exit}")
-    spool = Spool(args.spool_dir)
-    if spool.pending():
-        print(f"spool: {spool.pending()} item(s) waiting in {args.spool_dir}")
-    if spool.rejected():
-        print(f"rejected: {spool.rejected()} item(s) the database refused, "
-              f"kept in {spool.directory / REJECTED}")  # fmt: skip
+    _spool_status(spool)
     engine.dispose()
     return EXIT_OK
+
+
+def _spool_status(spool: Spool) -> bool:
+    """Print what the spool holds for the database; whether it holds anything."""
+    from pipelines.spool import REJECTED
+
+    pending, rejected = spool.pending(), spool.rejected()
+    run_ends = sum(1 for _ in spool.run_ends())
+    if pending:
+        print(f"spool: {pending} item(s) waiting in {spool.directory}")
+    if rejected:
+        print(f"rejected: {rejected} item(s) the database refused, "
+              f"kept in {spool.directory / REJECTED}")  # fmt: skip
+    if run_ends:
+        print(f"spool: {run_ends} run end(s) waiting in {spool.directory}")
+    return bool(pending or rejected or run_ends)
 
 
 def _redis_status(redis_url: str) -> int:
@@ -229,8 +250,12 @@ def cmd_schedule(args: argparse.Namespace) -> int:
             sched.remove_job(engine, args.name)
             print(f"removed {args.name}")
         elif args.action == "run-now":
-            code = sched.run_now(engine, url, args.name)
-            print(f"{args.name}: crawl exited with status {code}")
+            code, stopped = sched.run_now(engine, url, args.name)
+            if stopped:
+                print(f"sitesift: run-now stopped (Ctrl-C); the crawl of {args.name} ended with "
+                      f"status {code}, its end recorded", file=sys.stderr)  # fmt: skip
+            else:
+                print(f"{args.name}: crawl exited with status {code}")
             return EXIT_OK if code == 0 else EXIT_FAILED
     except sched.ScheduleError as exc:
         raise _cli_error(str(exc)) from None

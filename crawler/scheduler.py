@@ -20,7 +20,6 @@ import signal
 import socket
 import subprocess
 import sys
-import threading
 import time
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -280,18 +279,10 @@ def finish(engine: Engine, running: Running, code: int) -> int | None:
     return run_id
 
 
-def run_now(engine: Engine, db_url: str, name: str, lease: float = 60.0) -> int:
-    """Run a job in the foreground now; its exit status. Refused while it runs."""
-    job = claim(engine, name, lease, force=True)
-    if job is None:
-        raise ScheduleError(f"job {name!r} is running already")
-    running = launch(engine, db_url, job, None, foreground=True)
-    while running.process.poll() is None:
-        _set(engine, name, lease_until=utcnow() + timedelta(seconds=lease))
-        time.sleep(min(lease / 3, 2.0))
-    code = running.process.returncode
-    finish(engine, running, code)
-    return code
+def run_now(engine: Engine, db_url: str, name: str, lease: float = 60.0) -> tuple[int, bool]:
+    """Run a job in the foreground now: its exit status, and whether Ctrl-C
+    stopped it. Refused while it runs."""
+    return Scheduler(engine, db_url, tick=min(lease / 3, 2.0), lease=lease).run_job(name)
 
 
 def _running_host(engine: Engine, name: str) -> str | None:
@@ -353,13 +344,11 @@ class Scheduler:
         self.stopping = False
         self.interrupts = 0  # Ctrl-C presses
         self.interrupted: list[str] = []  # jobs whose crawls Ctrl-C stopped
-        self._wake = threading.Event()
 
     def stop(self, *_: object) -> None:
         """SIGTERM: start no more crawls; the running ones run on, and the
         next scheduler adopts them (a restart does not cut a crawl short)."""
         self.stopping = True
-        self._wake.set()
 
     def interrupt(self, *_: object) -> None:
         """SIGINT (Ctrl-C): stop, and stop this scheduler's crawls too. Only
@@ -378,7 +367,7 @@ class Scheduler:
                 done = self.max_runs is not None and self.finished >= self.max_runs
                 if done and not self.running:
                     break
-                self._wake.wait(self.tick)  # a signal ends the wait at once
+                self._pause(self.tick)
             if self.interrupts:
                 self._stop_crawls()
             elif self.running:
@@ -388,6 +377,40 @@ class Scheduler:
                 signal.signal(sig, handler)
         return self.finished
 
+    def run_job(self, name: str) -> tuple[int, bool]:
+        """One job's crawl in the foreground (``schedule run-now``). Ctrl-C
+        takes the loop's stop path (the crawl has its own session and would
+        run on unseen): passed on to the crawl, its end recorded. Returns the
+        crawl's exit status and whether Ctrl-C stopped it."""
+        # set before the claim: a press during it must not leave a lease held by no crawl
+        previous = signal.signal(signal.SIGINT, self.interrupt)
+        try:
+            job = claim(self.engine, name, self.lease, force=True)
+            if job is None:
+                raise ScheduleError(f"job {name!r} is running already")
+            running = launch(self.engine, self.db_url, job, None, foreground=True)
+            self.running[name] = running
+            while self.running and not self.interrupts:
+                self._pause(self.tick)
+                self._reap()
+            if self.interrupts:
+                self._stop_crawls()
+        finally:
+            signal.signal(signal.SIGINT, previous)
+        return running.process.returncode, bool(self.interrupted)
+
+    def _pause(self, seconds: float) -> None:
+        """Sleep up to ``seconds``, less once a signal came. Polled: a signal
+        handler that set an Event could deadlock on the lock the waiting
+        main thread holds at that instant."""
+        seen = (self.stopping, self.interrupts)
+        deadline = time.monotonic() + seconds
+        while (self.stopping, self.interrupts) == seen:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return
+            time.sleep(min(0.1, left))
+
     def _stop_crawls(self) -> None:
         """Pass each Ctrl-C on to the running crawls (their own session does
         not get the terminal's): Scrapy stops gracefully on the first, at
@@ -396,13 +419,12 @@ class Scheduler:
         self.interrupted = sorted(self.running)
         sent = 0
         while self.running:
-            self._wake.clear()  # before the check: a press after it ends the wait
             if sent < self.interrupts:
                 sent += 1
                 for running in self.running.values():
                     running.process.send_signal(signal.SIGINT if sent <= 2 else signal.SIGKILL)
             self._reap()
-            self._wake.wait(0.5)
+            self._pause(0.5)
 
     def _orphan(self, job: Job) -> None:
         """A job marked running that this scheduler did not start: the crawl

@@ -464,3 +464,25 @@ def test_export_page_type_offers_only_what_articles_hold(tmp_path: Path) -> None
     # List pages keep records, not articles: asking for them exported nothing.
     proc = sitesift("export", "--db", f"sqlite:///{tmp_path / 'x.db'}", "--page-type", "list")
     assert_clean_error(proc, "invalid choice: 'list'")
+
+
+def test_status_reports_the_spool_when_the_database_is_down(tmp_path: Path) -> None:
+    """A database down is when people ask whether their items are safe:
+    status says why it cannot open it, then what the spool holds."""
+    from pipelines.spool import Spool
+
+    spool = Spool(tmp_path / "spool")
+    spool.write([{"url": "http://a.example/1"}, {"url": "http://a.example/2"}])
+    spool.keep_run_end(7, {"finished_at": "2026-01-01T00:00:00", "finish_reason": "finished"})
+    spool.reject({"url": "http://a.example/3"}, "value too long")
+    down = "postgresql+psycopg://nobody@127.0.0.1:1/none"  # nothing listens on port 1
+    proc = sitesift("status", "--db", down, "--spool-dir", str(spool.directory))
+    assert_clean_error(proc, "cannot open database")
+    assert proc.stdout.splitlines() == [
+        f"spool: 2 item(s) waiting in {spool.directory}",
+        f"rejected: 1 item(s) the database refused, kept in {spool.directory / 'rejected.jsonl'}",
+        f"spool: 1 run end(s) waiting in {spool.directory}",
+    ]
+    empty = sitesift("status", "--db", down, "--spool-dir", str(tmp_path / "none"))
+    assert_clean_error(empty, "cannot open database")
+    assert empty.stdout == f"spool: nothing waiting in {tmp_path / 'none'}\n"

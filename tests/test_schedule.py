@@ -373,6 +373,52 @@ def test_ctrl_c_stops_an_idle_scheduler(tmp_path: Path) -> None:
     assert "scheduler stopped (Ctrl-C); no crawl was running" in log.read_text()
 
 
+@pytest.mark.parametrize("presses", [1, 2])
+def test_ctrl_c_on_run_now_stops_its_crawl_and_records_its_end(
+    tmp_path: Path, presses: int
+) -> None:
+    """run-now's crawl has its own session, as the scheduler's: the terminal's
+    Ctrl-C reaches run-now only, which passes each press on, records the
+    crawl's end, says so in one line and exits 1 (the crawl did not finish)."""
+    db = f"sqlite:///{tmp_path / 'j.db'}"
+    with DemoWeb(sites=("en",)) as web:
+        sites = web.write_site_list(tmp_path / "sites.txt")
+        slow = f"--max-pages 10 -s DOWNLOAD_DELAY=0.6 {QUICK}"
+        add = sitesift("schedule", "add", "demo", "--sites", str(sites), "--every", "1h",
+                       "--crawl-args", slow, "--db", db)  # fmt: skip
+        assert add.returncode == 0, add.stderr
+        out, err = tmp_path / "out.txt", tmp_path / "err.txt"
+        with out.open("wb") as stdout, err.open("wb") as stderr:
+            run = subprocess.Popen([*CLI, "schedule", "run-now", "demo", "--db", db],
+                                   stdout=stdout, stderr=stderr)  # fmt: skip
+        engine = connect(db)
+        deadline = time.monotonic() + 90
+        while not (_job_runs(db, "demo") and "/" in web.requested_paths("en")):
+            assert run.poll() is None and time.monotonic() < deadline, err.read_text()[-2000:]
+            time.sleep(0.2)
+        crawl_pid = get_job(engine, "demo").running_pid
+        for _ in range(presses):
+            run.send_signal(signal.SIGINT)
+            time.sleep(0.3)
+        try:
+            code = run.wait(timeout=90)
+        except subprocess.TimeoutExpired:
+            run.kill()
+            pytest.fail(f"run-now did not end after {presses} Ctrl-C")
+        assert crawl_pid and not _alive(crawl_pid)  # stopped with run-now, not left running
+    said = [line for line in err.read_text().splitlines() if line.startswith("sitesift:")]
+    assert said == ["sitesift: run-now stopped (Ctrl-C); the crawl of demo ended with status 1, "
+                    "its end recorded"], err.read_text()[-3000:]  # fmt: skip
+    assert code == 1 and "Traceback" not in err.read_text()
+    (run_row,) = _job_runs(db, "demo")
+    assert run_row.finished_at is not None and run_row.finish_reason != "finished", run_row
+    job = get_job(engine, "demo")
+    engine.dispose()
+    assert job.running_pid is None and job.last_run_id == run_row.id and job.last_exit == 1
+    listed = sitesift("schedule", "list", "--db", db)
+    assert "\trunning\t" not in listed.stdout and "\ton\t" in listed.stdout, listed.stdout
+
+
 @pytest.mark.parametrize(
     ("crawl_args", "words"),
     [
