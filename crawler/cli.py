@@ -355,6 +355,9 @@ def cmd_extract(args: argparse.Namespace) -> int:
     else:
         output = f"{result.title}\n\n" if result.title else ""
         output += f"{result.text}\n"
+        if not result.text.strip():  # say so, rather than leave a blank screen
+            print(f"sitesift: no main text found ({result.method}, page type "
+                  f"{result.page_type or 'unknown'})", file=sys.stderr)  # fmt: skip
     try:
         sys.stdout.write(output)
         sys.stdout.flush()

@@ -486,3 +486,11 @@ def test_status_reports_the_spool_when_the_database_is_down(tmp_path: Path) -> N
     empty = sitesift("status", "--db", down, "--spool-dir", str(tmp_path / "none"))
     assert_clean_error(empty, "cannot open database")
     assert empty.stdout == f"spool: nothing waiting in {tmp_path / 'none'}\n"
+
+
+def test_extract_says_when_a_page_has_no_main_text(tmp_path: Path) -> None:
+    empty = tmp_path / "empty.html"
+    empty.write_text("<html><head><title>Nothing here</title></head><body></body></html>")
+    proc = sitesift("extract", str(empty))
+    assert proc.returncode == 0 and proc.stdout.startswith("Nothing here"), proc.stderr
+    assert "no main text found (auto, page type other)" in proc.stderr
