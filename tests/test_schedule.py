@@ -201,6 +201,16 @@ def _scheduler(db: str, log: Path, *extra: str) -> subprocess.Popen[bytes]:
                                 stdout=out, stderr=subprocess.STDOUT)  # fmt: skip
 
 
+def _add_slow_job(db: str, web: DemoWeb, tmp_path: Path) -> None:
+    """Job "demo": a crawl of the demo web slow enough to stop mid-way
+    (10 pages, 0.6 s apart)."""
+    sites = web.write_site_list(tmp_path / "sites.txt")
+    slow = f"--max-pages 10 -s DOWNLOAD_DELAY=0.6 {QUICK}"
+    add = sitesift("schedule", "add", "demo", "--sites", str(sites), "--every", "1h",
+                   "--crawl-args", slow, "--db", db)  # fmt: skip
+    assert add.returncode == 0, add.stderr
+
+
 def test_scheduler_killed_while_its_crawl_runs_neither_loses_nor_doubles(tmp_path: Path) -> None:
     """SIGKILL the scheduler while the crawl it started runs, let the job fall
     due again while no scheduler is up, start a new scheduler: it keeps the
@@ -209,11 +219,7 @@ def test_scheduler_killed_while_its_crawl_runs_neither_loses_nor_doubles(tmp_pat
     db = f"sqlite:///{tmp_path / 'sched.db'}"
     log = tmp_path / "scheduler.log"
     with DemoWeb(sites=("en",)) as web:
-        sites = web.write_site_list(tmp_path / "sites.txt")
-        slow = f"--max-pages 10 -s DOWNLOAD_DELAY=0.6 {QUICK}"
-        add = sitesift("schedule", "add", "demo", "--sites", str(sites), "--every", "1h",
-                       "--crawl-args", slow, "--db", db)  # fmt: skip
-        assert add.returncode == 0, add.stderr
+        _add_slow_job(db, web, tmp_path)
         _due_now(db, "demo")
         first = _scheduler(db, log)
         deadline = time.monotonic() + 90
@@ -318,11 +324,7 @@ def test_ctrl_c_stops_the_scheduler_and_its_crawl_and_records_its_end(
     db = f"sqlite:///{tmp_path / 'sched.db'}"
     log = tmp_path / "scheduler.log"
     with DemoWeb(sites=("en",)) as web:
-        sites = web.write_site_list(tmp_path / "sites.txt")
-        slow = f"--max-pages 10 -s DOWNLOAD_DELAY=0.6 {QUICK}"
-        add = sitesift("schedule", "add", "demo", "--sites", str(sites), "--every", "1h",
-                       "--crawl-args", slow, "--db", db)  # fmt: skip
-        assert add.returncode == 0, add.stderr
+        _add_slow_job(db, web, tmp_path)
         _due_now(db, "demo")
         loop = _scheduler(db, log)
         deadline = time.monotonic() + 90
@@ -382,11 +384,7 @@ def test_ctrl_c_on_run_now_stops_its_crawl_and_records_its_end(
     crawl's end, says so in one line and exits 1 (the crawl did not finish)."""
     db = f"sqlite:///{tmp_path / 'j.db'}"
     with DemoWeb(sites=("en",)) as web:
-        sites = web.write_site_list(tmp_path / "sites.txt")
-        slow = f"--max-pages 10 -s DOWNLOAD_DELAY=0.6 {QUICK}"
-        add = sitesift("schedule", "add", "demo", "--sites", str(sites), "--every", "1h",
-                       "--crawl-args", slow, "--db", db)  # fmt: skip
-        assert add.returncode == 0, add.stderr
+        _add_slow_job(db, web, tmp_path)
         out, err = tmp_path / "out.txt", tmp_path / "err.txt"
         with out.open("wb") as stdout, err.open("wb") as stderr:
             run = subprocess.Popen([*CLI, "schedule", "run-now", "demo", "--db", db],
