@@ -211,6 +211,26 @@ def _add_slow_job(db: str, web: DemoWeb, tmp_path: Path) -> None:
     assert add.returncode == 0, add.stderr
 
 
+def _wait_for_the_crawl(db: str, web: DemoWeb, proc: subprocess.Popen[bytes], log: Path) -> None:
+    """Until job "demo" has a run and its crawl fetched the start page."""
+    deadline = time.monotonic() + 90
+    while not (_job_runs(db, "demo") and "/" in web.requested_paths("en")):
+        assert proc.poll() is None and time.monotonic() < deadline, log.read_text()[-2000:]
+        time.sleep(0.2)
+
+
+def _press_ctrl_c(proc: subprocess.Popen[bytes], presses: int) -> int:
+    """Send SIGINT ``presses`` times; the exit status (fails if it hangs)."""
+    for _ in range(presses):
+        proc.send_signal(signal.SIGINT)
+        time.sleep(0.3)
+    try:
+        return proc.wait(timeout=90)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        pytest.fail(f"{proc.args} did not end after {presses} Ctrl-C")
+
+
 def test_scheduler_killed_while_its_crawl_runs_neither_loses_nor_doubles(tmp_path: Path) -> None:
     """SIGKILL the scheduler while the crawl it started runs, let the job fall
     due again while no scheduler is up, start a new scheduler: it keeps the
@@ -327,20 +347,10 @@ def test_ctrl_c_stops_the_scheduler_and_its_crawl_and_records_its_end(
         _add_slow_job(db, web, tmp_path)
         _due_now(db, "demo")
         loop = _scheduler(db, log)
-        deadline = time.monotonic() + 90
-        while not (_job_runs(db, "demo") and "/" in web.requested_paths("en")):
-            assert loop.poll() is None and time.monotonic() < deadline, log.read_text()[-2000:]
-            time.sleep(0.2)
+        _wait_for_the_crawl(db, web, loop, log)
         engine = connect(db)
         crawl_pid = get_job(engine, "demo").running_pid
-        for _ in range(presses):
-            loop.send_signal(signal.SIGINT)
-            time.sleep(0.3)
-        try:
-            code = loop.wait(timeout=90)
-        except subprocess.TimeoutExpired:
-            loop.kill()
-            pytest.fail(f"the scheduler did not end after {presses} Ctrl-C")
+        code = _press_ctrl_c(loop, presses)
     out = log.read_text()
     assert code == 0, out[-3000:]
     assert "scheduler stopped (Ctrl-C); stopped the crawl(s) of demo" in out, out[-3000:]
@@ -390,19 +400,9 @@ def test_ctrl_c_on_run_now_stops_its_crawl_and_records_its_end(
             run = subprocess.Popen([*CLI, "schedule", "run-now", "demo", "--db", db],
                                    stdout=stdout, stderr=stderr)  # fmt: skip
         engine = connect(db)
-        deadline = time.monotonic() + 90
-        while not (_job_runs(db, "demo") and "/" in web.requested_paths("en")):
-            assert run.poll() is None and time.monotonic() < deadline, err.read_text()[-2000:]
-            time.sleep(0.2)
+        _wait_for_the_crawl(db, web, run, err)
         crawl_pid = get_job(engine, "demo").running_pid
-        for _ in range(presses):
-            run.send_signal(signal.SIGINT)
-            time.sleep(0.3)
-        try:
-            code = run.wait(timeout=90)
-        except subprocess.TimeoutExpired:
-            run.kill()
-            pytest.fail(f"run-now did not end after {presses} Ctrl-C")
+        code = _press_ctrl_c(run, presses)
         assert crawl_pid and not _alive(crawl_pid)  # stopped with run-now, not left running
     said = [line for line in err.read_text().splitlines() if line.startswith("sitesift:")]
     assert said == ["sitesift: run-now stopped (Ctrl-C); the crawl of demo ended with status 1, "

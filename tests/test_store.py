@@ -29,13 +29,19 @@ from pipelines.store import StorePipeline
 from tests.dbtools import pg_start, pg_stop
 
 
-def _pipeline(url: str) -> StorePipeline:
-    crawler = get_crawler(Spider, {"SITESIFT_DB": url, "SITESIFT_STORE_BATCH": 2})
+def _opened(settings: dict[str, Any]) -> StorePipeline:
+    """A store pipeline opened on a crawler with these settings (its stats:
+    ``pipe.crawler.stats``)."""
+    crawler = get_crawler(Spider, settings)
     crawler.spider = Spider(name="site")
     pipe = StorePipeline.from_crawler(crawler)
     pipe.flush_seconds = 0
     pipe.open_spider(crawler.spider)
     return pipe
+
+
+def _pipeline(url: str) -> StorePipeline:
+    return _opened({"SITESIFT_DB": url, "SITESIFT_STORE_BATCH": 2})
 
 
 def _item(url: str, outcome: Outcome = Outcome.OK, html: str | None = "<p>hi</p>") -> PageItem:
@@ -74,13 +80,10 @@ def test_unreachable_database_is_a_clear_error(tmp_path) -> None:
 
 
 def test_database_outage_spools_and_replays(pg_restartable: str, tmp_path: Path) -> None:
-    crawler = get_crawler(Spider, {"SITESIFT_DB": pg_restartable, "SITESIFT_STORE_BATCH": 1,
-                                   "SITESIFT_STORE_RETRIES": 2, "SITESIFT_STORE_BACKOFF": 0.1,
-                                   "SITESIFT_SPOOL_DIR": str(tmp_path / "spool")})  # fmt: skip
-    crawler.spider = Spider(name="site")
-    pipe = StorePipeline.from_crawler(crawler)
-    pipe.flush_seconds = 0
-    pipe.open_spider(crawler.spider)
+    pipe = _opened({"SITESIFT_DB": pg_restartable, "SITESIFT_STORE_BATCH": 1,
+                    "SITESIFT_STORE_RETRIES": 2, "SITESIFT_STORE_BACKOFF": 0.1,
+                    "SITESIFT_SPOOL_DIR": str(tmp_path / "spool")})  # fmt: skip
+    crawler = pipe.crawler
     pipe.process_item(_item("http://h/before"))
     pg_stop()
     try:
@@ -116,11 +119,8 @@ def test_a_run_end_the_database_missed_is_recorded_by_the_next_run(
         "SITESIFT_STORE_CLOSE_WAIT": 0,
         "SITESIFT_SPOOL_DIR": str(tmp_path / "spool"),
     }
-    crawler = get_crawler(Spider, settings)  # fmt: skip
-    crawler.spider = Spider(name="site")
-    pipe = StorePipeline.from_crawler(crawler)
-    pipe.flush_seconds = 0
-    pipe.open_spider(crawler.spider)
+    pipe = _opened(settings)
+    crawler = pipe.crawler
     pipe.process_item(_item("http://h/1"))
     pg_stop()
     try:
@@ -130,10 +130,7 @@ def test_a_run_end_the_database_missed_is_recorded_by_the_next_run(
     finally:
         pg_start()
     assert Spool(tmp_path / "spool").pending() == 1
-    following = get_crawler(Spider, settings)
-    following.spider = Spider(name="site")
-    second = StorePipeline.from_crawler(following)
-    second.open_spider(following.spider)  # replays the item and the run's end
+    second = _opened(settings)  # replays the item and the run's end
     second.close_spider()
     engine = connect(pg_restartable)
     with engine.connect() as conn:
@@ -153,11 +150,7 @@ def test_spool_left_by_a_dead_run_is_replayed_next_time(tmp_path: Path) -> None:
     spool.write([item_record(_item("http://h/spooled"))])
     (tmp_path / "spool" / "spool-x.jsonl.part").write_text('{"torn": ')  # a killed write
     url = f"sqlite:///{tmp_path / 's.db'}"
-    crawler = get_crawler(Spider, {"SITESIFT_DB": url, "SITESIFT_SPOOL_DIR": str(spool.directory)})
-    crawler.spider = Spider(name="site")
-    pipe = StorePipeline.from_crawler(crawler)
-    pipe.flush_seconds = 0
-    pipe.open_spider(crawler.spider)
+    pipe = _opened({"SITESIFT_DB": url, "SITESIFT_SPOOL_DIR": str(spool.directory)})
     pipe.close_spider()
     engine = connect(url)
     with engine.connect() as conn:
@@ -170,13 +163,8 @@ def test_spool_left_by_a_dead_run_is_replayed_next_time(tmp_path: Path) -> None:
 
 
 def _refusing_pipeline(db_url: str, spool: Path, batch: int = 50) -> StorePipeline:
-    crawler = get_crawler(Spider, {"SITESIFT_DB": db_url, "SITESIFT_STORE_BATCH": batch,
-                                   "SITESIFT_SPOOL_DIR": str(spool)})  # fmt: skip
-    crawler.spider = Spider(name="site")
-    pipe = StorePipeline.from_crawler(crawler)
-    pipe.flush_seconds = 0
-    pipe.open_spider(crawler.spider)
-    return pipe
+    return _opened({"SITESIFT_DB": db_url, "SITESIFT_STORE_BATCH": batch,
+                    "SITESIFT_SPOOL_DIR": str(spool)})  # fmt: skip
 
 
 def _stored_pages(db_url: str) -> dict[str, Any]:
@@ -287,12 +275,8 @@ def test_a_replaced_screenshot_is_deleted_unless_shared(tmp_path: Path, db_url: 
     old, new, shared, other = (store.put(bytes([n]) * 64, "png", 8, 8) for n in range(4))
     for shot in (old, new, shared, other):  # not just written: outside the grace period
         os.utime(shot.path, (1, 1))
-    crawler = get_crawler(Spider, {"SITESIFT_DB": db_url, "SITESIFT_STORE_BATCH": 1,
-                                   "SITESIFT_SCREENSHOT_DIR": str(tmp_path / "shots")})  # fmt: skip
-    crawler.spider = Spider(name="site")
-    pipe = StorePipeline.from_crawler(crawler)
-    pipe.flush_seconds = 0
-    pipe.open_spider(crawler.spider)
+    pipe = _opened({"SITESIFT_DB": db_url, "SITESIFT_STORE_BATCH": 1,
+                    "SITESIFT_SCREENSHOT_DIR": str(tmp_path / "shots")})  # fmt: skip
 
     def item(url: str, shot: StoredScreenshot | None, body: str) -> PageItem:
         page = _item(url, html=f"<p>{body}</p>")
