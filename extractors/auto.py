@@ -114,6 +114,12 @@ class Params:
     # this multiple of its text: a front page whose article methods all agree
     # on the lead story's paragraph among many headlines.
     short_list_records_share: float = 1.0
+    # A short page the DOM model calls an article is a list when its
+    # consensus body is one of at least this many like teasers (each under a
+    # headline linking elsewhere). On all 3,189 dataset pages and the 273
+    # pagetype pages no page has two (none changes); the last page of a
+    # paginated list does. 0 turns it off.
+    teaser_list_entries: int = 2
     # ...or when the consensus is a line or two (under this many non-space
     # characters: a section's description) and the linked entries hold at
     # least this multiple of its text. Not tuned (the first values tried);
@@ -232,11 +238,20 @@ VOTER_PARAMS: dict[str, dict[str, Any]] = {
 
 
 def _run(name: str, doc: Document, url: str | None, reference: Any) -> Result | None:
+    """One method's result; a voter's without reference pages is kept on the
+    document, so the page-type features (:func:`consensus_signals`) and the
+    extraction share one run."""
+    if name == "layout" and reference is not None:
+        return _call(name, doc, url, reference)
+    if name == "list":  # auto makes its result the page's
+        return _call(name, doc, url, None)
+    return doc.derived(("auto.voter", name, url), lambda: _call(name, doc, url, None))
+
+
+def _call(name: str, doc: Document, url: str | None, reference: Any) -> Result | None:
     from . import METHODS
 
-    kwargs: dict[str, Any] = (
-        {"reference": reference} if name == "layout" and reference is not None else {}
-    )
+    kwargs: dict[str, Any] = {"reference": reference} if reference is not None else {}
     kwargs.update(VOTER_PARAMS.get(name, {}))
     try:
         return METHODS[name](doc, url, **kwargs)
@@ -264,6 +279,28 @@ def _candidates(
         results.update(run(rest))
         consensus = medoid(results)
     return results, consensus
+
+
+def voter(doc: Document, name: str, url: str | None = None) -> Result | None:
+    """A method's result as auto's vote (its voter parameters, no reference
+    pages), run once per page."""
+    return _run(name, doc, url or doc.url, None)
+
+
+def consensus_signals(doc: Document, url: str | None = None) -> tuple[float, int, bool]:
+    """How much the article methods agree on one body (the medoid's mean
+    agreement, 0..1), how many long lines that body has, and whether it sits
+    under a headline linking to another page (a teaser): on a list there is
+    no one body to agree on, or the body is an entry. Inputs of the DOM
+    page-type model, computed with the default voters and no reference
+    pages (a decision must not depend on what else the crawl fetched)."""
+    p = Params()
+    url = url or doc.url
+    results, (best, agreement) = _candidates(doc, url, None, p)
+    if best is None:
+        return agreement, 0, False
+    body = results[best]
+    return agreement, _long_lines(body.text), _is_teaser(body.node, url, p)
 
 
 def _choose_article(
@@ -491,7 +528,8 @@ def _with_lead(text: str, results: dict[str, Result], chosen: str, p: Params) ->
 def _list_result(listed: Result, cls: Classification) -> Result:
     listed.page_type = PageType.LIST
     listed.length_class = cls.length_class
-    listed.confidence = cls.confidence
+    # The model's P(list); 0.5 when the evidence overruled its "article".
+    listed.confidence = round(max(cls.list_probability, 0.5), 3)
     listed.method = f"{METHOD}:list"
     return listed
 
@@ -573,11 +611,22 @@ def _list_route(
             )
         ):
             return _list_result(listed, cls)
-    if cls.length_class is LengthClass.SHORT and (entries := _teaser_entries(main, url, p)):
-        records = [to_record(doc, el, url) for el in entries]
-        text = "\n".join(r.text for r in records)
-        return _list_result(Result(text=text, records=records, node=main), cls)
-    return None
+    return _teaser_list(doc, url, main, cls, 1, p)
+
+
+def _teaser_list(
+    doc: Document, url: str | None, main: Any, cls: Classification, least: int, p: Params
+) -> Result | None:
+    """The list of a short page whose consensus body is a teaser, when it has
+    at least ``least`` teaser entries (see :func:`_teaser_entries`)."""
+    if cls.length_class is not LengthClass.SHORT:
+        return None
+    entries = _teaser_entries(main, url, p)
+    if len(entries) < max(1, least):
+        return None
+    records = [to_record(doc, el, url) for el in entries]
+    text = "\n".join(r.text for r in records)
+    return _list_result(Result(text=text, records=records, node=main), cls)
 
 
 def _route(
@@ -592,6 +641,15 @@ def _route(
     article_text = results[chosen].text if chosen else ""
     if cls.page_type is PageType.LIST and (
         listed := _list_route(doc, url, results, consensus, cls, article_text, agreement, p)
+    ):
+        return listed
+    # Two or more like teasers are a list whatever the DOM model says (the
+    # last page of a paginated list); one is, when the model says so.
+    main = results[consensus[0]].node if consensus[0] else None
+    if (
+        cls.page_type is PageType.ARTICLE
+        and p.teaser_list_entries
+        and (listed := _teaser_list(doc, url, main, cls, p.teaser_list_entries, p))
     ):
         return listed
     if cls.page_type is PageType.OTHER or chosen is None:

@@ -124,6 +124,9 @@ FEATURES = (
     "item_link_share",
     "rec_headline",
     "group_headline",
+    "agreement",
+    "log_long_lines",
+    "teaser",
 )
 
 
@@ -359,9 +362,12 @@ def _count_dates(root: etree._Element, chunk_chars: int = 65536) -> int:
     return count + len(_DATE.findall(" ".join(chunk)))
 
 
-def features(doc: Document, main_chars: int, p: Params | None = None) -> list[float]:
+def features(
+    doc: Document, main_chars: int, consensus: tuple[float, int, bool], p: Params | None = None
+) -> list[float]:
     """The model's inputs; ``main_chars`` is the length of a density
-    extractor's main text (CETD's), which the caller usually has already."""
+    extractor's main text (CETD's), which the caller usually has already;
+    ``consensus`` is :func:`extractors.auto.consensus_signals`."""
     p = p or Params()
     stats = doc.stats
     body = stats[doc.body]
@@ -430,6 +436,9 @@ def features(doc: Document, main_chars: int, p: Params | None = None) -> list[fl
         len(item_hrefs) / max(1, len(hrefs)),
         _headline_share(doc, records, p),
         _headline_share(doc, group, p),
+        consensus[0],
+        math.log1p(consensus[1]) / 3,
+        float(consensus[2]),
     ]
 
 
@@ -482,18 +491,20 @@ def classify(
         return Classification(PageType.OTHER, other, LengthClass.SHORT, 0.0)
     if length is None:
         length, _ = classify_length(doc)
-    if main_chars is None:
-        from .auto import VOTER_PARAMS
-        from .density import extract as cetd
+    # The article methods' outputs, shared with auto (run once per page).
+    from .auto import consensus_signals, voter
 
-        main_chars = doc.derived(
-            "classify.main_chars",
-            lambda: len("".join(cetd(doc, **VOTER_PARAMS["cetd"]).text.split())),
-        )
+    if main_chars is None:
+        cetd = voter(doc, "cetd", url)
+        main_chars = len("".join(cetd.text.split())) if cetd else 0
+    consensus = consensus_signals(doc, url)
     prior = p.declared_article_logit if declares_article(doc) else 0.0
     # A crawled page is classified by the classify pipeline, then again by
     # auto (unless a screenshot decided): the features are computed once.
-    x = doc.derived(("classify.features", main_chars, p), lambda: features(doc, main_chars, p))
+    x = doc.derived(
+        ("classify.features", main_chars, consensus, p),
+        lambda: features(doc, main_chars, consensus, p),
+    )
     prob = list_probability(x, p, prior)
     page_type = PageType.LIST if prob >= 0.5 else PageType.ARTICLE
     confidence = prob if page_type is PageType.LIST else 1.0 - prob

@@ -194,13 +194,15 @@ class Stack:
     """
 
     # Fitted by `python -m training.pagetype evaluate --fit-stack`: logistic
-    # regression (class-balanced, L2 0.01 on the two weights) on the 92
-    # validation pages of training/pagetype/split.json (21 lists) that the DOM
+    # regression (class-balanced, L2 0.01 on the two weights) on the 93
+    # validation pages of training/pagetype/split.json (22 lists) that the DOM
     # model was not fitted on (training.pagetype.sources.dom_fitted); never
-    # on test pages. Rounded to 2 decimals (fit: 0.700, 0.499, 0.619).
-    dom_weight: float = 0.70
-    visual_weight: float = 0.50
-    bias: float = 0.62
+    # on test pages. Refitted with the DOM model that reads the article
+    # methods' consensus (2026-11-27); rounded to 2 decimals (fit: 0.537,
+    # 0.423, 1.076).
+    dom_weight: float = 0.54
+    visual_weight: float = 0.42
+    bias: float = 1.08
     # Each input's log-odds is bounded to +-clip (a probability of 0.9997):
     # one model's certainty alone does not overrule everything.
     clip: float = 8.0

@@ -102,7 +102,10 @@ class ClassifyPipeline:
 
     def _decide(self, item: PageItem) -> Classification:
         """The page's own decision, DOM and screenshot (in the worker thread)."""
-        return combine(classify(item.document, item.url), self._visual(item))
+        # The URL the extract pipeline passes too: the article methods' runs
+        # that the decision reads are kept per page and URL for extraction.
+        url = item.final_url or item.url
+        return combine(classify(item.document, url), self._visual(item))
 
     def _visual(self, item: PageItem) -> float | None:
         """The screenshot's P(list), when the page has one."""

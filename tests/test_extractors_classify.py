@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections import Counter
+
 from extractors.classify import Params, classify, declares_article, list_probability
 from extractors.document import as_document
 from extractors.result import LengthClass, PageType
@@ -67,7 +69,7 @@ def test_shipped_weights_match_the_features() -> None:
 
     doc = as_document(LISTING)
     assert len(Params().weights) == len(FEATURES)
-    assert len(features(doc, 100)) == len(FEATURES)
+    assert len(features(doc, 100, (0.5, 2, False))) == len(FEATURES)
 
 
 def test_url_shape_item_versus_section() -> None:
@@ -123,3 +125,37 @@ def test_a_document_is_classified_once(monkeypatch) -> None:
     assert extract(doc).page_type is first.page_type is PageType.LIST
     assert classify(doc) == first
     assert len(calls) == 1
+
+
+def test_the_article_methods_agree_on_an_article_not_on_a_list() -> None:
+    """The model's consensus inputs: one body the methods agree on, with
+    long lines and its own headline, on an article; no such body on a
+    headline list."""
+    from extractors.auto import consensus_signals
+
+    agreement, long_lines, teaser = consensus_signals(as_document(ARTICLE))
+    assert agreement > 0.8 and long_lines == 8 and not teaser
+    listed, listed_long, _ = consensus_signals(as_document(LISTING))
+    assert listed_long == 0 and listed < agreement
+
+
+def test_the_article_methods_run_once_for_classify_and_extract(monkeypatch) -> None:
+    """classify() reads the article methods' consensus; auto then extracts
+    from the same outputs instead of running the methods again."""
+    import extractors
+    from extractors import extract
+
+    calls: Counter[str] = Counter()
+    for name in ("cetd", "scedd", "awce", "layout", "justext", "boilerpipe"):
+        method = extractors.METHODS[name]
+        monkeypatch.setitem(
+            extractors.METHODS,
+            name,
+            lambda *a, _n=name, _m=method, **k: calls.update([_n]) or _m(*a, **k),
+        )
+    doc = as_document(ARTICLE, "https://example.org/news/reservoirs.html")
+    classify(doc, "https://example.org/news/reservoirs.html")
+    ran = dict(calls)
+    assert len(ran) >= 5 and set(ran.values()) == {1}
+    assert extract(doc).page_type is PageType.ARTICLE
+    assert calls == ran

@@ -30,7 +30,7 @@ from pathlib import Path
 import numpy as np
 
 from extractors import classify as dom
-from extractors.density import extract as cetd
+from extractors.auto import consensus_signals, voter
 from extractors.document import as_document
 from extractors.encoding import decode_html
 
@@ -105,10 +105,10 @@ def generated_pages() -> list[Page]:
 
 
 def _code_version() -> str:
-    ext = ROOT / "extractors"
+    # The features read every article method's output (the consensus).
     digest = hashlib.sha1()
-    for name in ("classify.py", "listing.py", "document.py", "density.py"):
-        digest.update((ext / name).read_bytes())
+    for path in sorted((ROOT / "extractors").rglob("*.py")):
+        digest.update(path.read_bytes())
     return digest.hexdigest()[:12]
 
 
@@ -125,8 +125,9 @@ def _measure(page: Page) -> list[float] | None:
     params = dom.Params()
     if dom._other(doc, params) is not None:
         return None
-    main_chars = len("".join(cetd(doc).text.split()))
-    return dom.features(doc, main_chars, params)
+    cetd = voter(doc, "cetd")  # as auto and classify() measure it
+    main_chars = len("".join(cetd.text.split())) if cetd else 0
+    return dom.features(doc, main_chars, consensus_signals(doc), params)
 
 
 def measure_all(items: Sequence[Page], workers: int = 2) -> dict[str, list[float] | None]:
