@@ -79,7 +79,7 @@ def datasets_dir() -> Path | None:
     return None
 
 
-def _require_dir() -> Path:
+def require_dir() -> Path:
     root = datasets_dir()
     if root is None:
         raise FileNotFoundError(f"datasets not found; set {_ENV} to the datasets folder")
@@ -132,7 +132,7 @@ def load(
         raise KeyError(f"unknown dataset {set_name!r}; choose from {', '.join(SETS)}")
     if isinstance(kinds, str):
         kinds = {kinds}
-    set_dir = _require_dir() / set_name
+    set_dir = require_dir() / set_name
     records = sorted(_records(set_dir), key=lambda r: str(r["id"]))
     if kinds is not None:
         records = [r for r in records if _kind(r) in kinds]
@@ -158,5 +158,5 @@ def count(
     """Number of pages ``load`` would yield without a limit (no page is read)."""
     if isinstance(kinds, str):
         kinds = {kinds}
-    records = _records(_require_dir() / set_name)
+    records = _records(require_dir() / set_name)
     return sum(1 for r in records if kinds is None or _kind(r) in kinds)

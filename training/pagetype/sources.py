@@ -21,7 +21,6 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-DATASETS = Path(__file__).resolve().parents[3] / "shared" / "datasets"
 SPLIT_FILE = Path(__file__).with_name("split.json")
 SEED = 20261123
 
@@ -54,13 +53,21 @@ class Sample:
             return fh.read()
 
 
+def _datasets() -> Path:
+    """The datasets folder, found as the benchmarks find it (honours
+    ``$SITESIFT_DATASETS``)."""
+    from benchmarks.datasets import require_dir
+
+    return require_dir()
+
+
 def _rows(name: str, file: str = "truth.jsonl") -> list[dict]:
-    with open(DATASETS / name / file, encoding="utf-8") as fh:
+    with open(_datasets() / name / file, encoding="utf-8") as fh:
         return [json.loads(line) for line in fh if line.strip()]
 
 
 def _page(name: str, page_id: str) -> str:
-    return str(DATASETS / name / "pages" / f"{page_id}.html.gz")
+    return str(_datasets() / name / "pages" / f"{page_id}.html.gz")
 
 
 def real_samples() -> Iterator[Sample]:
