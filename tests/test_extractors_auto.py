@@ -493,20 +493,26 @@ def test_url_shape_names_items_and_indexes() -> None:
     assert url_shape("http://127.0.0.1:8000/a/1")[0] == "127.0.0.1"
 
 
-def test_a_table_row_holding_the_story_without_a_link_is_no_record() -> None:
+def test_a_table_row_holding_the_story_is_no_record() -> None:
     """A table-laid-out page: its rows make a record group, one row holds the
-    whole story and links nowhere; the page is the story, not a list."""
-    from extractors.auto import _body_in_unlinked_record
+    whole story and links nowhere, or outweighs the other rows; the page is
+    the story, not a list."""
+    from extractors.auto import _body_in_record
     from extractors.result import Record
 
     story = "\n".join(PARAS[:2])
     rows = [Record(text=ITEMS[i], url=f"https://example.com/{i}.html") for i in range(8)]
-    assert not _body_in_unlinked_record(story, rows, Params())
+    assert not _body_in_record(story, rows, Params())
     with_story = [Record(text="Posted 2024-05-03"), Record(text=" ".join(PARAS[:2])), *rows]
-    assert _body_in_unlinked_record(story, with_story, Params())
-    # A linked record holding it is an entry (a teaser) and counts for the list.
+    assert _body_in_record(story, with_story, Params())
+    # A linked record holding it among like entries is an entry (a teaser)...
     linked = [Record(text=" ".join(PARAS[:2]), url="https://example.com/s.html"), *rows]
-    assert not _body_in_unlinked_record(story, linked, Params())
+    assert not _body_in_record(story, linked, Params())
+    # ...but not when it outweighs the other rows together (menu, story,
+    # footer rows of a table layout, the story's headline linked).
+    menu = [Record(text="Home | News | Sport", url="https://example.com/")]
+    laid_out = [*menu, Record(text=" ".join(PARAS[:2]), url="https://example.com/s.html"), *menu]
+    assert _body_in_record(story, laid_out, Params())
 
 
 def test_medoid_picks_the_output_others_agree_with() -> None:
