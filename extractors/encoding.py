@@ -231,11 +231,11 @@ _CONTROL_BYTES = bytes(b for b in range(32) if b not in b"\t\n\x0c\r")
 
 def looks_binary(head: bytes, content_type: str | None = None) -> bool:
     """Whether the first bytes of a body are a binary file rather than text
-    (where a stray NUL is no proof): a known binary signature, or more NULs
-    (over 1%, more than one) or non-whitespace control bytes (over 5%) than
-    text has; random or compressed bytes are about 0.4% NUL and 11% control
-    bytes. UTF-16, half NULs, is text when its byte order mark or the
-    Content-Type's charset says so."""
+    (where a stray NUL is no proof): a known binary signature, or more
+    non-whitespace control bytes (over 5%) or, unless it opens as markup,
+    NULs (over 1%, more than one) than text has; random or compressed bytes
+    are about 0.4% NUL and 11% control bytes. UTF-16, half NULs, is text
+    when its byte order mark or the Content-Type's charset says so."""
     head = head[:SNIFF_BYTES]
     if head.startswith(_BINARY_MAGIC):
         return True
@@ -243,9 +243,13 @@ def looks_binary(head: bytes, content_type: str | None = None) -> bool:
         return False
     if (normalize_encoding(header_charset(content_type)) or "").startswith("utf-16"):
         return False
-    nuls = head.count(0)
     controls = len(head) - len(head.translate(None, _CONTROL_BYTES))
-    return (nuls > 1 and nuls * 100 > len(head)) or controls * 20 > len(head)
+    if controls * 20 > len(head):
+        return True
+    if head.lstrip().removeprefix(b"\xef\xbb\xbf").startswith(b"<"):
+        return False  # markup: a few stray NULs in a short page are no proof
+    nuls = head.count(0)
+    return nuls > 1 and nuls * 100 > len(head)
 
 
 def decode_html(data: bytes | str, content_type: str | None = None) -> tuple[str, str]:

@@ -117,6 +117,18 @@ def test_utf16_without_a_bom_is_text_when_the_header_says_so() -> None:
     assert "没有字节顺序标记" in text
 
 
+def test_a_short_page_with_stray_nuls_is_text_and_binary_data_is_not() -> None:
+    """Two NULs in a 127-byte page are over 1% of it, but the page opens as
+    markup: text. Binary data stays binary."""
+    page = b"<html><head><title>Notice</title></head><body><p>Closed on Monday.\x00</p>"
+    page += b"<p>Open again on Tuesday.\x00</p></body></html>"
+    assert len(page) < 130 and page.count(0) == 2
+    assert not looks_binary(page)
+    assert looks_binary(b"\x00\x01" * 64)
+    assert looks_binary(b"<" + bytes(range(256)) * 4)  # controls, even after a "<"
+    assert looks_binary(b"data\x00\x00 table" * 8)  # NULs in no markup
+
+
 def test_an_undeclared_western_page_is_windows_1252_when_it_reads_as_well() -> None:
     """The detector ties cp1250 and cp1252 on French and names cp1250 first
     ("naďve"); a Czech page, which cp1252 reads worse, stays cp1250."""
