@@ -573,6 +573,17 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:  # commands that run on (crawl, scheduler) handle it themselves
         print("sitesift: interrupted (Ctrl-C)", file=sys.stderr)
         return EXIT_FAILED
+    except Exception as exc:
+        # A database that opened and then failed (went away, a damaged or
+        # foreign schema): one line, not a traceback.
+        from sqlalchemy.exc import SQLAlchemyError
+
+        if not isinstance(exc, SQLAlchemyError):
+            raise
+        from pipelines.schema import error_line
+
+        print(f"sitesift: error: the database failed: {error_line(exc)}", file=sys.stderr)
+        return EXIT_FAILED
 
 
 if __name__ == "__main__":

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import Engine, func, select
+from sqlalchemy.exc import SQLAlchemyError
 
 if TYPE_CHECKING:
     from pipelines.spool import Spool
@@ -138,7 +139,7 @@ def _format_from(output: str) -> str | None:
 
 def cmd_status(args: argparse.Namespace) -> int:
     from crawler.scheduler import list_jobs
-    from pipelines.schema import articles, crawl_runs, pages
+    from pipelines.schema import articles, crawl_runs, error_line, pages
     from pipelines.spool import Spool
 
     if args.redis:
@@ -151,17 +152,27 @@ def cmd_status(args: argparse.Namespace) -> int:
         if not _spool_status(spool):
             print(f"spool: nothing waiting in {spool.directory}")
         return EXIT_USAGE
-    with engine.connect() as conn:
-        outcomes = conn.execute(
-            select(pages.c.site, pages.c.outcome, func.count()).group_by(
-                pages.c.site, pages.c.outcome
-            )
-        ).all()
-        n_articles = conn.execute(select(func.count()).select_from(articles)).scalar_one()
-        dups = conn.execute(
-            select(func.count()).select_from(articles).where(articles.c.duplicate_of.is_not(None))
-        ).scalar_one()
-        runs = conn.execute(select(crawl_runs).order_by(crawl_runs.c.id.desc()).limit(5)).all()
+    try:
+        with engine.connect() as conn:
+            outcomes = conn.execute(
+                select(pages.c.site, pages.c.outcome, func.count()).group_by(
+                    pages.c.site, pages.c.outcome
+                )
+            ).all()
+            n_articles = conn.execute(select(func.count()).select_from(articles)).scalar_one()
+            dups = conn.execute(
+                select(func.count())
+                .select_from(articles)
+                .where(articles.c.duplicate_of.is_not(None))
+            ).scalar_one()
+            runs = conn.execute(select(crawl_runs).order_by(crawl_runs.c.id.desc()).limit(5)).all()
+            jobs = list_jobs(engine)
+    except SQLAlchemyError as exc:  # it opened, then failed: the spool still tells
+        print(f"sitesift: error: the database failed: {error_line(exc)}", file=sys.stderr)
+        if not _spool_status(spool):
+            print(f"spool: nothing waiting in {spool.directory}")
+        engine.dispose()
+        return EXIT_FAILED
     print(f"database: {engine.url.render_as_string(hide_password=True)}")
     by_site: dict[str, dict[str, int]] = {}
     for site, outcome, n in outcomes:
@@ -173,7 +184,7 @@ def cmd_status(args: argparse.Namespace) -> int:
     for run in runs:
         print(f"  #{run.id} {run.started_at:%Y-%m-%d %H:%M} {run.job or '-'} "
               f"{run.finish_reason or 'running or interrupted'}")  # fmt: skip
-    for job in list_jobs(engine):
+    for job in jobs:
         print(f"job {job.name}: {job.when}, next {job.next_run_at}, last exit {job.last_exit}")
     _spool_status(spool)
     engine.dispose()

@@ -488,6 +488,32 @@ def test_status_reports_the_spool_when_the_database_is_down(tmp_path: Path) -> N
     assert empty.stdout == f"spool: nothing waiting in {tmp_path / 'none'}\n"
 
 
+def test_a_database_that_opens_then_fails_gets_one_line(tmp_path: Path) -> None:
+    """A database that opens and then fails in its queries (here a damaged
+    schema: columns renamed by hand) ends status and export with one line
+    and exit 1, not a traceback; status still reports the spool."""
+    import sqlite3
+
+    from pipelines.schema import connect
+    from pipelines.spool import Spool
+
+    path = tmp_path / "damaged.db"
+    connect(f"sqlite:///{path}").dispose()
+    with sqlite3.connect(path) as conn:
+        conn.execute("ALTER TABLE pages RENAME COLUMN outcome TO outcome_old")
+        conn.execute("ALTER TABLE articles RENAME COLUMN text TO text_old")
+    spool = Spool(tmp_path / "spool")
+    spool.write([{"url": "http://a.example/1"}])
+    db = f"sqlite:///{path}"
+    status = sitesift("status", "--db", db, "--spool-dir", str(spool.directory))
+    export = sitesift("export", "--db", db, "-o", str(tmp_path / "out.jsonl"))
+    for proc, column in ((status, "pages.outcome"), (export, "articles.text")):
+        assert proc.returncode == 1, proc.stderr
+        assert "Traceback" not in proc.stderr
+        assert proc.stderr == f"sitesift: error: the database failed: no such column: {column}\n"
+    assert status.stdout == f"spool: 1 item(s) waiting in {spool.directory}\n"
+
+
 def test_extract_says_when_a_page_has_no_main_text(tmp_path: Path) -> None:
     empty = tmp_path / "empty.html"
     empty.write_text("<html><head><title>Nothing here</title></head><body></body></html>")
