@@ -27,7 +27,7 @@ from scrapy.settings import BaseSettings
 from scrapy.utils.httpobj import urlparse_cached
 from twisted.python.failure import Failure
 from twisted.web._newclient import HTTPClientParser
-from twisted.web.client import ResponseFailed
+from twisted.web.client import ResponseFailed, ResponseNeverReceived
 
 from crawler.items import Outcome
 from crawler.middlewares.destinations import ForbiddenDestination
@@ -64,6 +64,22 @@ def headers_too_long(exc: BaseException) -> ResponseHeadersTooLong | None:
     return None
 
 
+def tls_error(exc: BaseException) -> str | None:
+    """The TLS handshake's error behind a failed download (an https URL on
+    a server that speaks plain HTTP: "wrong version number"), or None."""
+    from OpenSSL.SSL import Error as TLSError
+
+    cause = exc if isinstance(exc, ResponseFailed | ResponseNeverReceived) else exc.__cause__
+    for reason in getattr(cause, "reasons", None) or []:
+        error = reason.value
+        if isinstance(error, TLSError):
+            # OpenSSL's queue: [(library, function, reason), ...]
+            queue = error.args[0] if error.args and isinstance(error.args[0], list) else []
+            details = [str(e[-1]) for e in queue if isinstance(e, tuple) and e and e[-1]]
+            return "; ".join(details) or str(error) or type(error).__name__
+    return None
+
+
 def describe_failure(failure: Failure, settings: BaseSettings) -> tuple[Outcome, str]:
     """(outcome, reason) for a request whose errback got ``failure``."""
     exc, message = failure.value, failure.getErrorMessage().strip()
@@ -97,6 +113,8 @@ def describe_failure(failure: Failure, settings: BaseSettings) -> tuple[Outcome,
             reason = f"DNS lookup failed: {message}"
     elif too_long := headers_too_long(exc):
         reason = f"response headers too long ({too_long}): the server sent an oversized header"
+    elif tls := tls_error(exc):
+        reason = f"TLS handshake failed ({tls}): does the site serve https at this address?"
     elif isinstance(exc, ResponseDataLossError | DownloadFailedError):
         reason = f"connection dropped before the response was complete ({type(exc).__name__})"
     return outcome, reason[:MAX_REASON]

@@ -174,3 +174,27 @@ def test_the_offsite_targets_are_never_contacted(crawl: Crawl) -> None:
     assert crawl.offsite.hits == Counter()  # not the page, not its robots.txt
     assert "127.0.0.2" not in crawl.log
     assert "Traceback" not in crawl.log, crawl.log[-3000:]
+
+
+def test_an_https_url_on_a_plain_http_server_is_a_tls_failure(tmp_path) -> None:
+    """The TLS handshake meets plain HTTP ("wrong version number"): recorded
+    as such, with a hint, not as a connection dropped mid-response."""
+    server = _Server()
+    threading.Thread(target=server.serve_forever, args=(0.05,), daemon=True).start()
+    try:
+        https = server.url.replace("http://", "https://")
+        (tmp_path / "sites.txt").write_text(https + "\n")
+        done = subprocess.run(
+            [sys.executable, "-m", "crawler.cli", "crawl", "sites.txt", "--db", "sqlite:///c.db",
+             "-s", "SITESIFT_SCREENSHOTS=none", "-s", "RETRY_TIMES=0",
+             "-s", "SITESIFT_PROGRESS_INTERVAL=0"],
+            capture_output=True, text=True, timeout=120, cwd=tmp_path,
+        )  # fmt: skip
+        assert done.returncode == 1, done.stderr[-3000:]  # its one site failed
+        with sqlite3.connect(tmp_path / "c.db") as conn:
+            rows = conn.execute("SELECT url, outcome, reason FROM pages").fetchall()
+    finally:
+        server.shutdown()
+        server.server_close()
+    assert rows == [(https, "failed", "TLS handshake failed (wrong version number): "
+                     "does the site serve https at this address?")]  # fmt: skip
