@@ -139,7 +139,7 @@ def _format_from(output: str) -> str | None:
 
 def cmd_status(args: argparse.Namespace) -> int:
     from crawler.scheduler import list_jobs
-    from pipelines.schema import articles, crawl_runs, error_line, pages
+    from pipelines.schema import articles, crawl_runs, pages
     from pipelines.spool import Spool
 
     if args.redis:
@@ -149,8 +149,7 @@ def cmd_status(args: argparse.Namespace) -> int:
         engine, url = open_db(args.db)
     except CLIError as exc:  # a database down is when people ask whether their items are safe
         print(f"sitesift: error: {exc}", file=sys.stderr)
-        if not _spool_status(spool):
-            print(f"spool: nothing waiting in {spool.directory}")
+        _spool_status(spool, say_empty=True)
         return EXIT_USAGE
     try:
         with engine.connect() as conn:
@@ -167,12 +166,10 @@ def cmd_status(args: argparse.Namespace) -> int:
             ).scalar_one()
             runs = conn.execute(select(crawl_runs).order_by(crawl_runs.c.id.desc()).limit(5)).all()
             jobs = list_jobs(engine)
-    except SQLAlchemyError as exc:  # it opened, then failed: the spool still tells
-        print(f"sitesift: error: the database failed: {error_line(exc)}", file=sys.stderr)
-        if not _spool_status(spool):
-            print(f"spool: nothing waiting in {spool.directory}")
+    except SQLAlchemyError:  # it opened, then failed: the spool still tells (main says why)
+        _spool_status(spool, say_empty=True)
         engine.dispose()
-        return EXIT_FAILED
+        raise
     print(f"database: {engine.url.render_as_string(hide_password=True)}")
     by_site: dict[str, dict[str, int]] = {}
     for site, outcome, n in outcomes:
@@ -191,8 +188,9 @@ def cmd_status(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _spool_status(spool: Spool) -> bool:
-    """Print what the spool holds for the database; whether it holds anything."""
+def _spool_status(spool: Spool, say_empty: bool = False) -> None:
+    """Print what the spool holds for the database (``say_empty``: say so
+    when it holds nothing)."""
     from pipelines.spool import REJECTED
 
     pending, rejected = spool.pending(), spool.rejected()
@@ -204,7 +202,8 @@ def _spool_status(spool: Spool) -> bool:
               f"kept in {spool.directory / REJECTED}")  # fmt: skip
     if run_ends:
         print(f"spool: {run_ends} run end(s) waiting in {spool.directory}")
-    return bool(pending or rejected or run_ends)
+    if say_empty and not (pending or rejected or run_ends):
+        print(f"spool: nothing waiting in {spool.directory}")
 
 
 def _redis_status(redis_url: str) -> int:

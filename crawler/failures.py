@@ -54,14 +54,17 @@ def _refuse_long_line(parser: HTTPClientParser, line: bytes) -> None:
 HTTPClientParser.lineLengthExceeded = _refuse_long_line  # type: ignore[method-assign]
 
 
+def _reasons(exc: BaseException) -> list[BaseException]:
+    """What Twisted's HTTP client gave as the causes of a failed download
+    (Scrapy's ``DownloadFailedError`` wraps its ``ResponseFailed`` or
+    ``ResponseNeverReceived``, which list them)."""
+    cause = exc if isinstance(exc, ResponseFailed | ResponseNeverReceived) else exc.__cause__
+    return [reason.value for reason in getattr(cause, "reasons", None) or []]
+
+
 def headers_too_long(exc: BaseException) -> ResponseHeadersTooLong | None:
-    """The oversized header behind a failed download (Scrapy's
-    ``DownloadFailedError`` wraps Twisted's ``ResponseFailed``), or None."""
-    cause = exc if isinstance(exc, ResponseFailed) else exc.__cause__
-    for reason in getattr(cause, "reasons", None) or []:
-        if isinstance(reason.value, ResponseHeadersTooLong):
-            return reason.value
-    return None
+    """The oversized header behind a failed download, or None."""
+    return next((r for r in _reasons(exc) if isinstance(r, ResponseHeadersTooLong)), None)
 
 
 def tls_error(exc: BaseException) -> str | None:
@@ -69,9 +72,7 @@ def tls_error(exc: BaseException) -> str | None:
     a server that speaks plain HTTP: "wrong version number"), or None."""
     from OpenSSL.SSL import Error as TLSError
 
-    cause = exc if isinstance(exc, ResponseFailed | ResponseNeverReceived) else exc.__cause__
-    for reason in getattr(cause, "reasons", None) or []:
-        error = reason.value
+    for error in _reasons(exc):
         if isinstance(error, TLSError):
             # OpenSSL's queue: [(library, function, reason), ...]
             queue = error.args[0] if error.args and isinstance(error.args[0], list) else []

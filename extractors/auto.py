@@ -273,18 +273,25 @@ def _candidates(
     doc: Document, url: str | None, reference: Any, p: Params
 ) -> tuple[dict[str, Result], Consensus]:
     """The candidates' results and their medoid: the first round's alone
-    when they agree."""
+    when they agree. Without reference pages they are kept on the document
+    (the page-type model reads the same consensus; callers only read them)."""
 
     def run(names: tuple[str, ...]) -> dict[str, Result]:
         return {n: r for n in names if (r := _run(n, doc, url, reference)) is not None}
 
-    results = run(p.candidates[: p.first_round])
-    consensus = medoid(results)
-    rest = p.candidates[p.first_round :]
-    if rest and consensus[1] < p.first_round_agreement:
-        results.update(run(rest))
+    def compute() -> tuple[dict[str, Result], Consensus]:
+        results = run(p.candidates[: p.first_round])
         consensus = medoid(results)
-    return results, consensus
+        rest = p.candidates[p.first_round :]
+        if rest and consensus[1] < p.first_round_agreement:
+            results.update(run(rest))
+            consensus = medoid(results)
+        return results, consensus
+
+    if reference is not None:
+        return compute()
+    key = ("auto.candidates", url, p.candidates, p.first_round, p.first_round_agreement)
+    return doc.derived(key, compute)
 
 
 def voter(doc: Document, name: str, url: str | None = None) -> Result | None:
@@ -302,11 +309,15 @@ def consensus_signals(doc: Document, url: str | None = None) -> tuple[float, int
     pages (a decision must not depend on what else the crawl fetched)."""
     p = Params()
     url = url or doc.url
-    results, (best, agreement) = _candidates(doc, url, None, p)
-    if best is None:
-        return agreement, 0, False
-    body = results[best]
-    return agreement, _long_lines(body.text), _is_teaser(body.node, url, p)
+
+    def compute() -> tuple[float, int, bool]:
+        results, (best, agreement) = _candidates(doc, url, None, p)
+        if best is None:
+            return agreement, 0, False
+        body = results[best]
+        return agreement, _long_lines(body.text), _is_teaser(body.node, url, p)
+
+    return doc.derived(("auto.consensus", url), compute)
 
 
 def _choose_article(
@@ -627,11 +638,11 @@ def _teaser_list(
     doc: Document, url: str | None, main: Any, cls: Classification, least: int, p: Params
 ) -> Result | None:
     """The list of a short page whose consensus body is a teaser, when it has
-    at least ``least`` teaser entries (see :func:`_teaser_entries`)."""
+    at least ``least`` (1 or more) teaser entries (see :func:`_teaser_entries`)."""
     if cls.length_class is not LengthClass.SHORT:
         return None
     entries = _teaser_entries(main, url, p)
-    if len(entries) < max(1, least):
+    if not entries or len(entries) < least:
         return None
     records = [to_record(doc, el, url) for el in entries]
     text = "\n".join(r.text for r in records)
