@@ -6,7 +6,9 @@ retry waits what the server asked, and when it asks for more than
 recorded as the HTTP error it is, with the wait the server asked for in its
 reason (``request.meta["sitesift_retry_after"]``), to be fetched by a later run.
 A response whose headers are too long for the HTTP client is not retried
-either: the server would send the same headers again.
+either: the server would send the same headers again. Nor is a failed TLS
+handshake (an https URL on a plain-HTTP port, no shared protocol or cipher):
+the server would answer the same, unless it hung up mid-handshake ("eof").
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from scrapy.downloadermiddlewares.retry import RetryMiddleware
 from scrapy.http import Request, Response
 from scrapy.settings import BaseSettings
 
-from crawler.failures import headers_too_long
+from crawler.failures import headers_too_long, tls_error
 
 logger = logging.getLogger(__name__)
 
@@ -67,5 +69,7 @@ class RetryAfterMiddleware(RetryMiddleware):
 
     def process_exception(self, request: Request, exception: Exception) -> Request | None:
         if headers_too_long(exception):
+            return None
+        if (tls := tls_error(exception)) and "eof" not in tls.lower():
             return None
         return super().process_exception(request, exception)
