@@ -37,12 +37,12 @@ from typing import Any
 
 from .boilerplate import clean_lines
 from .classify import Classification, classify, page_url, url_shape
-from .density import resolve_params
 from .document import HEADING_TAGS, Document, absolute_url, as_document, text_lines
 from .listing import to_record
 from .markup import body_container
 from .metadata import declared_body, extract_metadata
 from .pagination import next_page
+from .params import resolve_params
 from .posts import post_lines, thread_posts
 from .recipe import missing_ingredients
 from .result import LengthClass, PageType, Record, Result

@@ -23,8 +23,8 @@ from typing import Any
 
 from lxml import etree
 
-from .density import resolve_params
 from .document import BLOCK_TAGS, FORM_TAGS, Document, as_document, text_lines
+from .params import resolve_params
 from .result import PageType, Result
 from .text import nonspace_len
 

@@ -27,13 +27,14 @@ O(number of elements).
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass
 from typing import Any
 
 from lxml import etree
 
 from .boilerplate import clean_lines
 from .document import BLOCK_TAGS, Document, NodeStats, as_document, text_lines
+from .params import resolve_params
 from .result import PageType, Result
 
 _E = math.e
@@ -447,17 +448,6 @@ def cetd(
     return mark_content(dens, threshold), target, skip
 
 
-def resolve_params(params: Params | None, overrides: dict[str, Any], cls: type = Params) -> Any:
-    """A Params from ``params=`` and keyword overrides of its fields."""
-    base = params if params is not None else cls()
-    known = {f.name for f in fields(cls)}
-    unknown = set(overrides) - known
-    if unknown:
-        names = ", ".join(sorted(unknown))
-        raise TypeError(f"unknown parameter(s) for {cls.__qualname__}: {names}")
-    return replace(base, **overrides) if overrides else base
-
-
 def extract(
     html: str | bytes | Document,
     url: str | None = None,
@@ -465,7 +455,7 @@ def extract(
     **overrides: Any,
 ) -> Result:
     """Main text of a page by CETD (see the module docstring)."""
-    p = resolve_params(params, overrides)
+    p = resolve_params(params, overrides, Params)
     doc = as_document(html, url)
     roots, target, skip = cetd(doc, p)
     refused: list[etree._Element] = []

@@ -46,7 +46,6 @@ from typing import Any
 from lxml import etree
 
 from .dates import find_date
-from .density import resolve_params
 from .document import (
     BLOCK_TAGS,
     HEADING_TAGS,
@@ -55,6 +54,7 @@ from .document import (
     as_document,
     text_pieces,
 )
+from .params import resolve_params
 from .result import PageType, Record, Result
 from .text import clean_text, collapse_ws
 

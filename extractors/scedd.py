@@ -36,8 +36,9 @@ from lxml import etree
 
 from .boilerplate import clean_lines
 from .density import Params as CetdParams
-from .density import body_elements, compute_density, resolve_params
+from .density import body_elements, compute_density
 from .document import BLOCK_TAGS, HEADING_TAGS, Document, as_document, text_lines
+from .params import resolve_params
 from .result import LengthClass, PageType, Result
 
 # Form controls the seed cleans before measuring (step 2); <form> itself is
