@@ -278,22 +278,14 @@ def report(
     predicted: dict[str, dict[str, str]],
 ) -> list[str]:
     """Tables per part for each named prediction set."""
-    fitted_before = sources.dom_fitted()
     groups = {
-        "test, unseen by both models (the 224)": [
-            p for p in items if p.part == "test" and p.key not in fitted_before
-        ],
+        "test (real, unseen)": [p for p in items if p.part == "test"],
         "  of which pagetype": [
-            p
-            for p in items
-            if p.part == "test" and p.key not in fitted_before and p.key.startswith("pagetype/")
+            p for p in items if p.part == "test" and p.key.startswith("pagetype/")
         ],
         "  of which wcxb-dev": [
-            p
-            for p in items
-            if p.part == "test" and p.key not in fitted_before and p.key.startswith("wcxb-dev/")
+            p for p in items if p.part == "test" and p.key.startswith("wcxb-dev/")
         ],
-        "test, all real test pages": [p for p in items if p.part == "test"],
         "val (article/list)": [
             p for p in items if p.part == "val" and p.kind in ("article", "list")
         ],
@@ -347,8 +339,7 @@ def _header(best: Fit, n_train: Counter, compare: Path | None) -> list[str]:
         f"L2 {best.l2:g} on standardised features, generated pages weighted "
         f"{best.generated_weight:g}. No test page is fitted on or used for a choice." + other,
         "",
-        "Rows: 'test, unseen' = the 224 real test pages of `split.json` that the previous "
-        "weights were not fitted on either (`sources.dom_fitted`); product, service and "
+        "Rows: 'test' = the real test pages of `split.json`; product, service and "
         "documentation pages count as right when not called lists; wcxb-dev 'held out' = "
         "pages outside `split.json` with id % 20 < 5, never fitted on.",
         "",
