@@ -88,9 +88,14 @@ class Params:
     list_max_agreement: float = 0.5
     # ...or when the DOM model is this sure of a list, however much the
     # article methods agree (they agree on one entry, or on a description
-    # above the grid). 0.9 and 0.97 tried on all 3,189 pages: 0.9 moved 12
-    # (7 better; an article and a service page to lists), 0.97 moved 3 list
-    # pages, all better. > 1 turns it off.
+    # above the grid) and however many long lines their body has (the model
+    # reads both itself). 0.9 and 0.97 tried on all 3,189 pages: 0.9 moved
+    # 12 (7 better; an article and a service page to lists), 0.97 moved 3
+    # list pages, all better. Once the long lines no longer vetoed a sure
+    # list (2026-11-27): val page types 0.9009 -> 0.9151 (3 more lists, no
+    # article lost), wcxb-dev text +0.0009 (7 list pages better, one
+    # 639-record article worse); 0.9 then gained 2 more val lists but lost
+    # a val article and turned two dev articles into lists. > 1 turns it off.
     list_sure_probability: float = 0.97
     # ...or when the records are the consensus body: their container holds at
     # least this share of the main node's text (small index pages, where
@@ -610,10 +615,11 @@ def _list_route(
             return None
         # Methods that disagree mean no single body, unless their
         # consensus is several long paragraphs: an article with link
-        # lists around it, which the DOM model alone calls a list.
+        # lists around it, which the DOM model alone calls a list. A
+        # model sure of a list has weighed both.
         no_body = (
-            agreement < p.list_max_agreement or cls.list_probability >= p.list_sure_probability
-        ) and _long_lines(article_text) < p.list_max_long_lines
+            agreement < p.list_max_agreement and _long_lines(article_text) < p.list_max_long_lines
+        ) or cls.list_probability >= p.list_sure_probability
         teaser = _is_teaser(main, url, p)
         # The consensus inside a record without a link is the article's box.
         boxed = _body_in_record(article_text, listed.records, p)

@@ -9,7 +9,8 @@ from hypothesis import strategies as st
 
 from extractors import METHODS, Result, as_document, extract
 from extractors.auto import Params, medoid
-from extractors.result import PageType
+from extractors.classify import Classification
+from extractors.result import LengthClass, PageType
 
 PARAS = [
     "The city council voted on Tuesday to approve a new budget for the riverside park, "
@@ -624,3 +625,26 @@ def test_each_card_of_a_grid_drawn_twice_is_kept_once() -> None:
     two = doubled[:8]
     assert drop_doubled_lines(two) == two
     assert drop_doubled_lines([PARAS[0], PARAS[0], PARAS[1]]) == [PARAS[0], PARAS[0], PARAS[1]]
+
+
+def test_a_sure_list_with_long_descriptions_and_an_intro_is_a_list() -> None:
+    """A directory page: an intro of long paragraphs above records with long
+    descriptions. The methods' body has many long lines, which alone would
+    mark an article with link lists around it; a model sure of a list has
+    weighed them (it reads the long lines and the agreement itself)."""
+    records = "".join(
+        f'<div class="entry"><h3><a href="/dir/{i}.html">Riverside clinic number {i}</a></h3>'
+        f"<p>Open weekdays from eight to six, this practice offers family medicine, "
+        f"vaccinations and physiotherapy (entry {i}).</p></div>"
+        for i in range(20)
+    )
+    intro = "".join(f"<p>{p}</p>" for p in PARAS[:3])
+    page = f"""<html><head><title>Clinics</title></head><body><ul class="menu">{NAV}</ul>
+<main><h1>Clinics in Riverton</h1><div class="intro">{intro}</div>
+<div class="entries">{records}</div></main></body></html>"""
+    url = "https://example.com/dir/"
+    sure = Classification(PageType.LIST, 0.98, LengthClass.LONG, 0.98)
+    result = extract(page, url=url, classification=sure)
+    assert result.page_type is PageType.LIST and len(result.records) == 20
+    off = extract(page, url=url, classification=sure, list_sure_probability=2)
+    assert off.page_type is PageType.ARTICLE
