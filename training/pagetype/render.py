@@ -175,9 +175,14 @@ def render(concurrency: int = 2, splits: tuple[str, ...] | None = None) -> None:
 
 
 def manifest() -> list[dict[str, Any]]:
-    """The rendered pages, by key (written by ``render``)."""
+    """The rendered pages, by key (written by ``render``), each in its part of
+    today's ``split.json`` (a render made under an older split keeps its
+    images; only the parts moved)."""
     path = OUT / "manifest.jsonl"
     if not path.exists():
         raise SystemExit(f"no rendered pages at {path}: run `python -m training.pagetype render`")
+    split = sources.load_split()
     rows = [json.loads(line) for line in path.read_text("utf-8").splitlines() if line]
+    for row in rows:
+        row["split"] = split.get(row["key"], row["split"])
     return sorted(rows, key=lambda r: r["key"])

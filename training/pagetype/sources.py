@@ -126,12 +126,11 @@ def _train_on_fitted(split: dict[str, str]) -> dict[str, str]:
 # fitted on: "the even-numbered half (by id) of pagetype/labels.jsonl and of
 # the first 400 wcxb-dev pages". They were test pages; now they train (see
 # ``_train_on_fitted``), and the test pages are the 224 no model has seen.
-# That fit had no script; refitting the same
-# logistic model (class-balanced, L2) on each reading of that sentence and
-# comparing with the then shipped weights picks: the labels.jsonl rows at
-# even positions (0, 2, 4... in file order) and the wcxb-dev pages with an
-# even id up to 0400 (those pages also score better than their odd
-# neighbours).
+# That fit had no script; refitting the same logistic model (class-balanced,
+# L2) on each reading of that sentence and comparing with the then shipped
+# weights picks: the labels.jsonl rows at even positions (0, 2, 4... in file
+# order) and the wcxb-dev pages with an even id up to 0400 (those pages also
+# score better than their odd neighbours).
 DOM_FIT_WCXB_LAST = 400
 
 

@@ -129,10 +129,10 @@ def _fit(arch_name: str, epochs: int, data: dict[str, Any]) -> tuple[Any, float,
             loss.backward()
             opt.step()
             sched.step()
-        val_acc = balanced_accuracy(_predict(net, x_va).argmax(1), y_va)
-        if val_acc > best[0]:
-            best = (val_acc, epoch, {k: v.clone() for k, v in net.state_dict().items()})
-        print(f"  {arch_name} epoch {epoch:2d} loss {loss.item():.3f} val bal acc {val_acc:.3f}")
+        val_bal = balanced_accuracy(_predict(net, x_va).argmax(1), y_va)
+        if val_bal > best[0]:
+            best = (val_bal, epoch, {k: v.clone() for k, v in net.state_dict().items()})
+        print(f"  {arch_name} epoch {epoch:2d} loss {loss.item():.3f} val bal acc {val_bal:.3f}")
     net.load_state_dict(best[2])
     return net, best[0], best[1]
 
