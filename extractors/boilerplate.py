@@ -106,9 +106,10 @@ _DATELINE = re.compile(
     re.I,
 )
 # A byline with an affiliation or a date after the name: "By Jane Doe,
-# Health reporter", "By Jane Doe | Section", "By JANE DOE // Agency".
+# Health reporter", "By Jane Doe | Section", "By JANE DOE // Agency",
+# "By Jane Doe · June 1, 2024".
 _BYLINE_MORE = re.compile(
-    r"^(?i:by):?\s+[A-Z][\w.'-]*(\s+[\w.'-]+){0,4}\s*(,|\||/|\(|–|-|\bat\b|\bon\b).{0,70}$"
+    r"^(?i:by):?\s+[A-Z][\w.'-]*(\s+[\w.'-]+){0,4}\s*(,|\||/|\(|–|-|·|•|\bat\b|\bon\b).{0,70}$"
 )
 # A contact line: an e-mail address with a few words around it, or "to
 # contact ... at <address>".

@@ -195,7 +195,11 @@ def test_traditional_character_furniture_is_boilerplate() -> None:
 # news page prints it around its article.
 FURNITURE = {
     "dateline": ["Last updated at 2:07 AM on 14th December 2011", "(PA) – 6 hours ago"],
-    "byline": ["By Jane Doe Health reporter, The Ledger", "By JANE DOE // Ledger News"],
+    "byline": [
+        "By Jane Doe Health reporter, The Ledger",
+        "By JANE DOE // Ledger News",
+        "By Priya Raman · June 1, 2024",
+    ],
     "contact": ["jdoe@ledger.example", "To contact the reporter: jdoe@ledger.example"],
     "social": ["For updates, follow The Ledger on Twitter", "Twitter: @janedoe"],
     "share": [
