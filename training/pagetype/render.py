@@ -6,7 +6,8 @@ be for any saved page). Scripts are off for them: a saved page's scripts
 mostly try to reach the network or navigate away. The demo web is served on
 127.0.0.1 and rendered with scripts and stylesheets, as in a crawl. Images go
 to a content-addressed store under ``out/`` (gitignored) and a manifest
-line per page records key, label, split and file. Re-running resumes.
+line per page records key, label and file (its part is read from
+``split.json``). Re-running resumes.
 """
 
 from __future__ import annotations
@@ -94,7 +95,7 @@ async def _render_one(browser: Any, job: Job, params: CaptureParams) -> bytes:
         await context.close()
 
 
-async def render_all(jobs: list[Job], split: dict[str, str], concurrency: int = 2) -> None:
+async def render_all(jobs: list[Job], concurrency: int = 2) -> None:
     from playwright.async_api import async_playwright
 
     OUT.mkdir(parents=True, exist_ok=True)
@@ -127,7 +128,7 @@ async def render_all(jobs: list[Job], split: dict[str, str], concurrency: int = 
                     continue
                 counter["ok"] += 1
                 row = {"key": job.key, "label": job.label, "real": job.real,
-                       "split": split[job.key], "sha256": shot.sha256,
+                       "sha256": shot.sha256,
                        "file": str(Path(shot.path).relative_to(OUT)),
                        "width": shot.width, "height": shot.height}  # fmt: skip
                 with manifest.open("a", encoding="utf-8") as fh:
@@ -152,13 +153,11 @@ def render(concurrency: int = 2, splits: tuple[str, ...] | None = None) -> None:
     if splits is not None and "train" not in splits:
         split = sources.load_split()
         jobs = [job for job in _real_jobs() if split.get(job.key) in splits]
-        asyncio.run(render_all(jobs, split, concurrency))
+        asyncio.run(render_all(jobs, concurrency))
         return
     jobs = _real_jobs() + _synthetic_jobs()
     with DemoWeb() as web:
         jobs += _demo_jobs(web.urls)
-        if splits is not None:
-            jobs = [job for job in jobs if sources.load_split().get(job.key) in splits]
         if sources.SPLIT_FILE.exists():
             split = sources.load_split()
             missing = [job.key for job in jobs if job.key not in split]
@@ -171,18 +170,20 @@ def render(concurrency: int = 2, splits: tuple[str, ...] | None = None) -> None:
                        for job in jobs]  # fmt: skip
             split = sources.make_split(samples)
             sources.save_split(split)
-        asyncio.run(render_all(jobs, split, concurrency))
+        if splits is not None:
+            jobs = [job for job in jobs if split.get(job.key) in splits]
+        asyncio.run(render_all(jobs, concurrency))
 
 
 def manifest() -> list[dict[str, Any]]:
-    """The rendered pages, by key (written by ``render``), each in its part of
-    today's ``split.json`` (a render made under an older split keeps its
-    images; only the parts moved)."""
+    """The rendered pages, by key (written by ``render``), each with its part
+    in ``split.json`` (the one record of parts: a render made under an older
+    split keeps its images)."""
     path = OUT / "manifest.jsonl"
     if not path.exists():
         raise SystemExit(f"no rendered pages at {path}: run `python -m training.pagetype render`")
     split = sources.load_split()
     rows = [json.loads(line) for line in path.read_text("utf-8").splitlines() if line]
     for row in rows:
-        row["split"] = split.get(row["key"], row["split"])
+        row["split"] = split.get(row["key"])
     return sorted(rows, key=lambda r: r["key"])
