@@ -240,6 +240,22 @@ COMMENTS_HEADER_MAX_CHARS = 120
 # readability +0.0001, 16 pages better, 4 worse); blocks up to this long.
 MIN_REPEATED_RUN = 3
 MAX_REPEATED_RUN = 30
+# A "most read" or "related stories" module after the article: headlines,
+# each with a summary cut short by an ellipsis. At least TEASER_MIN_RUN such
+# summaries (of TEASER_MIN_CHARS or more) with only headline-like lines
+# between them (at most TEASER_MAX_HEADLINE characters, no sentence end)
+# ending the text, after at least TEASER_MIN_KEPT characters of body. Chosen
+# by reasoning, not swept; all 3,189 pages: 7 changed, 6 better (daniel-zh
+# yahoo 0.36 -> 1.0, readability wordpress 0.84 -> 1.0), 1 worse (a truth
+# that keeps LWN's "this week's edition" summaries, 0.987 -> 0.979).
+TEASER_MIN_RUN = 3
+TEASER_MIN_CHARS = 30
+TEASER_MAX_HEADLINE = 100
+TEASER_MIN_KEPT = 50
+# A module's trailing link ("更多熱門新聞 »", "More stories") is this short.
+TEASER_MAX_TRAILER = 20
+_TRUNCATED = re.compile(r"(?:\.\.\.|…)\s*[»›>]?\s*$")
+_SENTENCE_END = re.compile(r"[.!?。！？]\W{0,2}$")
 
 
 def _chars(line: str) -> int:
@@ -355,9 +371,34 @@ def drop_doubled_lines(lines: list[str]) -> list[str]:
     return out
 
 
+def cut_teaser_tail(lines: list[str]) -> list[str]:
+    """The lines before a run of teasers ending the text: other stories'
+    headlines with summaries cut short ("... ", "…"), a module of the page
+    that the article's container also holds. One summary ending in an
+    ellipsis is prose; several in a row, with nothing but headlines between
+    them, are a list of links."""
+    end = len(lines)
+    while end and _chars(lines[end - 1]) <= TEASER_MAX_TRAILER:
+        if _TRUNCATED.search(lines[end - 1]):
+            break
+        end -= 1
+    start, summaries = end, 0
+    while start:
+        line = lines[start - 1]
+        if _TRUNCATED.search(line) and _chars(line) >= TEASER_MIN_CHARS:
+            summaries += 1
+        elif _chars(line) > TEASER_MAX_HEADLINE or _SENTENCE_END.search(line):
+            break
+        start -= 1
+    kept = lines[:start]
+    if summaries >= TEASER_MIN_RUN and sum(map(_chars, kept)) >= TEASER_MIN_KEPT:
+        return kept
+    return lines
+
+
 def clean_lines(lines: list[str], titles: list[str] = ()) -> list[str]:  # type: ignore[assignment]
     """The article's lines without its headline, the readers' comments,
-    repeated blocks and generic boilerplate."""
-    lines = drop_repeated_runs(cut_comments(strip_title(lines, list(titles))))
+    repeated blocks, a trailing list of teasers and generic boilerplate."""
+    lines = cut_teaser_tail(drop_repeated_runs(cut_comments(strip_title(lines, list(titles)))))
     lines = drop_doubled_lines(lines)
     return drop_dateline([line for line in lines if not is_boilerplate(line)])

@@ -83,6 +83,34 @@ def test_readers_comments_under_an_article_are_cut() -> None:
     assert cut_comments(["3 comments", *PARAS]) == ["3 comments", *PARAS]
 
 
+def test_a_module_of_teasers_after_the_article_is_cut() -> None:
+    from extractors.boilerplate import clean_lines, cut_teaser_tail
+
+    teasers = [
+        "最熱門新聞",
+        "抽獎抽中遲到券 員工返工免扣薪 明報 - 12小時前",
+        "【明報專訊】公司年終晚宴通常有抽獎活動，但一名員工竟抽到一張可以遲到的獎券，"
+        "她將消息上載後 ...",
+        "大橋上爭執 的士司機急忙停車 星島日報 - 13小時前",
+        "(綜合報道)消費者電子產品展周二揭幕，各家電視機大廠力推具備互動功能的"
+        "智慧電視機，功能包括聲控…",
+        "Smart TVs listen now",
+        "Makers showed television sets that switch on when viewers greet them "
+        "and answer questions ...",
+        "更多熱門新聞 »",
+    ]
+    assert cut_teaser_tail([*PARAS, *teasers]) == PARAS
+    assert clean_lines([*PARAS, *teasers]) == clean_lines(PARAS)
+    # Two cut-short lines are not yet a list; one that trails off is prose.
+    two = [*PARAS, *teasers[:5]]
+    assert cut_teaser_tail(two) == two
+    # Teasers before the article's last paragraph are not its tail.
+    inside = [*PARAS[:2], *teasers, *PARAS[2:]]
+    assert cut_teaser_tail(inside) == inside
+    # A page that is nothing but teasers keeps them (a list, not a tail).
+    assert cut_teaser_tail(teasers) == teasers
+
+
 def test_page_controls_and_contact_lines_are_boilerplate() -> None:
     from extractors.boilerplate import is_boilerplate
 
