@@ -36,7 +36,7 @@ from itertools import chain
 from typing import Any
 
 from .boilerplate import clean_lines
-from .classify import Classification, classify, page_url, url_shape
+from .classify import Classification, classify, declares_product, page_url, url_shape
 from .document import HEADING_TAGS, Document, absolute_url, as_document, text_lines
 from .listing import to_record
 from .markup import body_container
@@ -795,4 +795,5 @@ def _attach_metadata(
         result.next_page = next_page(doc, url)
     if result.page_type is PageType.ARTICLE and p.clean and result.text:
         titles = [t for t in (meta.title, doc.title, doc.meta.get("og:title")) if t]
-        result.text = "\n".join(clean_lines(result.text.split("\n"), titles))
+        product = declares_product(doc)
+        result.text = "\n".join(clean_lines(result.text.split("\n"), titles, product))

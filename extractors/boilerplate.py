@@ -225,6 +225,18 @@ _COMMENTS_HEADER = re.compile(
     r"deixe (um|seu) comentário|reacties?)\W*(\d+\W*)?(条|條|comments?)?\W*$",
     re.I,
 )
+# The header of the customers' reviews under a product's description
+# ("Customer Reviews", "12 Reviews", "Ratings & Reviews", "商品评价"): cut only
+# on a page that declares itself a product (see :func:`clean_lines`); on an
+# article "Reviews" is a section of the story.
+_REVIEWS_HEADER = re.compile(
+    r"^\W*(\d+\s+)?((customer|product|verified|user|guest)\s+)?"
+    r"(reviews?|ratings?( (&|and) reviews?)?|testimonials?|"
+    r"what (our )?(customers|clients) (say|are saying)|"
+    r"kundenbewertungen|bewertungen|avis( clients)?|opiniones|recensioni|"
+    r"商品评价|用户评价|买家评价|累计评价|商品評價|用戶評價)(\s*\(\d+\))?\W*$",
+    re.I,
+)
 # A header before this share of the text, or before this many characters
 # when the comments outweigh the article, is a link to the comments, not
 # their start.
@@ -316,14 +328,15 @@ def _norm(text: str) -> str:
     return re.sub(r"\W+", "", text).lower()
 
 
-def cut_comments(lines: list[str]) -> list[str]:
+def cut_comments(lines: list[str], header: re.Pattern[str] = _COMMENTS_HEADER) -> list[str]:
     """The lines before the readers' comments: a comments header after the
-    first part of the text ends the article."""
+    first part of the text ends the article (``header``: another section
+    that ends it, as the reviews under a product)."""
     start = min(COMMENTS_MIN_SHARE * sum(_chars(line) for line in lines), COMMENTS_MIN_CHARS)
     seen = 0
     for i, line in enumerate(lines):
         short = _chars(line) <= COMMENTS_HEADER_MAX_CHARS
-        if seen >= start and short and _COMMENTS_HEADER.match(line):
+        if seen >= start and short and header.match(line):
             return lines[:i]
         seen += _chars(line)
     return lines
@@ -396,9 +409,17 @@ def cut_teaser_tail(lines: list[str]) -> list[str]:
     return lines
 
 
-def clean_lines(lines: list[str], titles: list[str] = ()) -> list[str]:  # type: ignore[assignment]
+def clean_lines(
+    lines: list[str],
+    titles: list[str] = (),  # type: ignore[assignment]
+    product: bool = False,
+) -> list[str]:
     """The article's lines without its headline, the readers' comments,
-    repeated blocks, a trailing list of teasers and generic boilerplate."""
-    lines = cut_teaser_tail(drop_repeated_runs(cut_comments(strip_title(lines, list(titles)))))
+    repeated blocks, a trailing list of teasers and generic boilerplate;
+    on a product page (``product``), without the customers' reviews."""
+    lines = cut_comments(strip_title(lines, list(titles)))
+    if product:
+        lines = cut_comments(lines, _REVIEWS_HEADER)
+    lines = cut_teaser_tail(drop_repeated_runs(lines))
     lines = drop_doubled_lines(lines)
     return drop_dateline([line for line in lines if not is_boilerplate(line)])

@@ -452,6 +452,17 @@ def declares_article(doc: Document) -> bool:
     return any(_ARTICLE_JSONLD.search(raw[:20000]) for raw in doc.jsonld[:10])
 
 
+_PRODUCT_JSONLD = re.compile(r'"@type"\s*:\s*\[?\s*"Product(?:Group)?"', re.I)
+
+
+def declares_product(doc: Document) -> bool:
+    """Whether the page's own metadata says it is one product (og:type
+    product, JSON-LD Product): its reviews are not its description."""
+    if doc.meta.get("og:type", "").strip().lower().startswith(("product", "og:product")):
+        return True
+    return any(_PRODUCT_JSONLD.search(raw[:20000]) for raw in doc.jsonld[:10])
+
+
 def list_probability(x: list[float], p: Params | None = None, prior: float = 0.0) -> float:
     """P(list) from the features; ``prior`` is added to the log-odds."""
     p = p or Params()

@@ -83,6 +83,42 @@ def test_readers_comments_under_an_article_are_cut() -> None:
     assert cut_comments(["3 comments", *PARAS]) == ["3 comments", *PARAS]
 
 
+def test_the_reviews_under_a_product_are_cut_only_on_a_declared_product_page() -> None:
+    description = [
+        "This hand-thrown stoneware mug holds 350 ml and keeps coffee warm for longer, "
+        "thanks to its thick double wall and a glaze fired at high temperature.",
+        "Each mug is made to order in our workshop, so the colour of the glaze varies a "
+        "little from one mug to the next. Dishwasher and microwave safe.",
+    ]
+    reviews = [
+        "I bought two of these for my parents and they use them every single morning now. "
+        "The glaze is even nicer than in the photos.",
+        "Anna K.",
+        "Arrived well packed and a week earlier than promised. Heavier than I expected, "
+        "which I like, it feels solid.",
+        "Tom R.",
+    ]
+
+    def page(declaration: str) -> str:
+        paras = "".join(f"<p>{line}</p>" for line in description)
+        said = "".join(
+            f'<div class="review"><p>{reviews[i]}</p><span>{reviews[i + 1]}</span></div>'
+            for i in (0, 2)
+        )
+        return (
+            f"<html><head><title>Stoneware mug</title>{declaration}</head><body>"
+            f"<main><h1>Stoneware mug</h1>{paras}<h2>Customer Reviews</h2>{said}</main>"
+            "</body></html>"
+        )
+
+    product = '<script type="application/ld+json">{"@type": "Product", "name": "Mug"}</script>'
+    result = extract(page(product), url="https://shop.example.com/mug")
+    assert result.lines == description
+    # Undeclared, "Customer Reviews" may be a section of a story: kept.
+    kept = extract(page(""), url="https://shop.example.com/mug")
+    assert "Customer Reviews" in kept.lines and reviews[0] in kept.lines
+
+
 def test_a_module_of_teasers_after_the_article_is_cut() -> None:
     from extractors.boilerplate import clean_lines, cut_teaser_tail
 
