@@ -316,10 +316,15 @@ def drop_dateline(lines: list[str]) -> list[str]:
 def strip_title(lines: list[str], titles: list[str]) -> list[str]:
     """Drop a leading headline (a line equal to the page's title) and what
     precedes it within the first few lines (SCEDD: text above the title is
-    never content)."""
+    never content). After two paragraphs or more, a line equal to the
+    title is no headline but a photo's caption repeating it: it alone is
+    dropped, the paragraphs are the body. (One long line above a headline
+    is a standfirst or a site blurb, dropped with it as before.)"""
     norm = {_norm(t) for t in titles if t and _chars(t) >= 4}
     for i, line in enumerate(lines[:6]):
         if _norm(line) in norm:
+            if sum(_chars(before) > MAX_BOILERPLATE_CHARS for before in lines[:i]) >= 2:
+                return lines[:i] + lines[i + 1 :]
             return lines[i + 1 :]
     return lines
 

@@ -119,6 +119,19 @@ def test_the_reviews_under_a_product_are_cut_only_on_a_declared_product_page() -
     assert "Customer Reviews" in kept.lines and reviews[0] in kept.lines
 
 
+def test_a_caption_repeating_the_title_after_the_body_does_not_take_the_body() -> None:
+    from extractors.boilerplate import strip_title
+
+    title = "Paris couture week: the designer who grows her dresses"
+    # The headline first: it and what sits above it go.
+    assert strip_title(["Fashion", title, *PARAS], [title]) == PARAS
+    # One long line above the headline (a site's blurb) goes with it.
+    assert strip_title([PARAS[0], title, *PARAS[1:]], [title]) == PARAS[1:]
+    # After paragraphs, a line equal to the title is a photo's caption: the
+    # paragraphs are the body.
+    assert strip_title([*PARAS[:3], title, title], [title]) == [*PARAS[:3], title]
+
+
 def test_a_module_of_teasers_after_the_article_is_cut() -> None:
     from extractors.boilerplate import clean_lines, cut_teaser_tail
 
