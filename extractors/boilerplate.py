@@ -206,9 +206,11 @@ _CREDIT_EUROPEAN = re.compile(
     re.I,
 )
 # The header of the readers' comments under an article: what follows it is
-# comments, never the article.
+# comments, never the article. "Comment ... ?" is a French question ("how
+# to ...?"), not a header.
 _COMMENTS_HEADER = re.compile(
-    r"^\W*(\d+\s*)?(comments?\b.{0,40}|(your |reader |readers' )comments\b.{0,40}|"
+    r"^\W*(\d+\s*)?((?!comment\b[^?]*\?\W*$)comments?\b.{0,40}|"
+    r"(your |reader |readers' )comments\b.{0,40}|"
     r"(here's|here is) what (other )?readers (have said|think).*|the comments below .*|"
     r"what do you think\?.{0,40}|join the (conversation|discussion)|have your say|"
     r"add (a|your) comment|leave a (reply|comment)|post a comment|discuss this (article|story)|"

@@ -81,6 +81,12 @@ def test_readers_comments_under_an_article_are_cut() -> None:
     assert cut_comments([*PARAS, prose]) == [*PARAS, prose]
     # A comments link above the article is not the start of the comments.
     assert cut_comments(["3 comments", *PARAS]) == ["3 comments", *PARAS]
+    # A French heading asking how ("Comment choisir ... ?") is no comments
+    # header; "Comment(s)" and "Comment now!" are.
+    how = [*PARAS, "Comment choisir son barbecue ?", "Le couvercle transforme le barbecue."]
+    assert cut_comments(how) == how
+    assert cut_comments([*PARAS, "| 13 Comment(s)", "Great story!"]) == PARAS
+    assert cut_comments([*PARAS, "Comment now! Register or sign in below."]) == PARAS
 
 
 def test_the_reviews_under_a_product_are_cut_only_on_a_declared_product_page() -> None:
