@@ -87,6 +87,10 @@ def test_readers_comments_under_an_article_are_cut() -> None:
     assert cut_comments(how) == how
     assert cut_comments([*PARAS, "| 13 Comment(s)", "Great story!"]) == PARAS
     assert cut_comments([*PARAS, "Comment now! Register or sign in below."]) == PARAS
+    # "Comments: 12 pages, 3 figures" is a field of a listed paper; "Comments: 12" a count.
+    field = [*PARAS, "Comments: 12 pages, 3 figures", "Subjects: Artificial Intelligence"]
+    assert cut_comments(field) == field
+    assert cut_comments([*PARAS, "Comments: 12", "First!"]) == PARAS
 
 
 def test_the_reviews_under_a_product_are_cut_only_on_a_declared_product_page() -> None:
