@@ -442,25 +442,29 @@ def features(
     ]
 
 
+# What a page's own metadata says it is: og:type, then the first JSON-LD
+# blocks' "@type" (read as text: no JSON parse for one yes/no).
+_ARTICLE_OG = re.compile(r"article$")
 _ARTICLE_JSONLD = re.compile(r'"@type"\s*:\s*\[?\s*"(?:\w*Article|BlogPosting|Report)"', re.I)
+_PRODUCT_OG = re.compile(r"(og:)?product\b")
+_PRODUCT_JSONLD = re.compile(r'"@type"\s*:\s*\[?\s*"Product(?:Group)?"', re.I)
+
+
+def _declares(doc: Document, og_type: re.Pattern[str], jsonld_type: re.Pattern[str]) -> bool:
+    if og_type.match(doc.meta.get("og:type", "").strip().lower()):
+        return True
+    return any(jsonld_type.search(raw[:20000]) for raw in doc.jsonld[:10])
 
 
 def declares_article(doc: Document) -> bool:
     """Whether the page's own metadata says it is one article."""
-    if doc.meta.get("og:type", "").strip().lower() == "article":
-        return True
-    return any(_ARTICLE_JSONLD.search(raw[:20000]) for raw in doc.jsonld[:10])
-
-
-_PRODUCT_JSONLD = re.compile(r'"@type"\s*:\s*\[?\s*"Product(?:Group)?"', re.I)
+    return _declares(doc, _ARTICLE_OG, _ARTICLE_JSONLD)
 
 
 def declares_product(doc: Document) -> bool:
     """Whether the page's own metadata says it is one product (og:type
     product, JSON-LD Product): its reviews are not its description."""
-    if doc.meta.get("og:type", "").strip().lower().startswith(("product", "og:product")):
-        return True
-    return any(_PRODUCT_JSONLD.search(raw[:20000]) for raw in doc.jsonld[:10])
+    return _declares(doc, _PRODUCT_OG, _PRODUCT_JSONLD)
 
 
 def list_probability(x: list[float], p: Params | None = None, prior: float = 0.0) -> float:
