@@ -206,12 +206,15 @@ _CREDIT_EUROPEAN = re.compile(
     re.I,
 )
 # The header of the readers' comments under an article: what follows it is
-# comments, never the article. "Comment ... ?" is a French question ("how
-# to ...?"), and "Comments: <text>" a field (a listed paper's "Comments: 12
-# pages, 3 figures"), not a header; "Comments: 12" is a count.
+# comments, never the article. "Comment" goes on only as a header does
+# ("Comment on this article", "Comment now!", "Comment(s)"): followed by
+# other words it heads a section of the text ("Comment engagement score")
+# or asks a French question ("Comment choisir ... ?"). "Comments: <text>"
+# is a field (a listed paper's "Comments: 12 pages, 3 figures"), not a
+# header; "Comments: 12" is a count.
 _COMMENTS_HEADER = re.compile(
-    r"^\W*(\d+\s*)?((?!comment\b[^?]*\?\W*$|comments?\s*:(?!\s*(\(?\d+\)?)?\W*$))"
-    r"comments?\b.{0,40}|"
+    r"^\W*(\d+\s*)?((?!comments?\s*:(?!\s*(\(?\d+\)?)?\W*$))"
+    r"comments\b.{0,40}|comment(\(s\)|\s+(on|now|below|here|form|section|policy)\b.{0,40})?|"
     r"(your |reader |readers' )comments\b.{0,40}|"
     r"(here's|here is) what (other )?readers (have said|think).*|the comments below .*|"
     r"what do you think\?.{0,40}|join the (conversation|discussion)|have your say|"

@@ -81,10 +81,13 @@ def test_readers_comments_under_an_article_are_cut() -> None:
     assert cut_comments([*PARAS, prose]) == [*PARAS, prose]
     # A comments link above the article is not the start of the comments.
     assert cut_comments(["3 comments", *PARAS]) == ["3 comments", *PARAS]
-    # A French heading asking how ("Comment choisir ... ?") is no comments
-    # header; "Comment(s)" and "Comment now!" are.
+    # A French heading asking how ("Comment choisir ... ?") or a section
+    # named after comments is no comments header; "Comment(s)" and
+    # "Comment now!" are.
     how = [*PARAS, "Comment choisir son barbecue ?", "Le couvercle transforme le barbecue."]
     assert cut_comments(how) == how
+    section = [*PARAS, "Comment engagement score (0-50 points)", "Each comment earns 5 points."]
+    assert cut_comments(section) == section
     assert cut_comments([*PARAS, "| 13 Comment(s)", "Great story!"]) == PARAS
     assert cut_comments([*PARAS, "Comment now! Register or sign in below."]) == PARAS
     # "Comments: 12 pages, 3 figures" is a field of a listed paper; "Comments: 12" a count.
