@@ -162,6 +162,9 @@ _NAV_SUFFIXES = ("nav", "menu", "navigation", "footer", "header", "breadcrumbs")
 # A token naming the content itself ("entry-header", "content-sidebar-wrap")
 # is not chrome, whatever else it says.
 _CONTENT_PARTS = frozenset({"content", "entry", "article", "post", "body"})
+# A modifier token says what the element holds or lacks ("has-sidebar",
+# "no-header", "with-side-banner"), not that it is chrome itself.
+_MODIFIER_PARTS = frozenset({"has", "no", "with", "without"})
 _MARK_PARTS = re.compile(r"[\s_\-]+|(?<=[a-z])(?=[A-Z])")
 # Class tokens that mark a state, not a kind of element ("item active").
 _STATE_CLASS = re.compile(
@@ -273,7 +276,7 @@ def _nav_words(marks: str) -> bool:
 
 def _nav_token(token: str) -> bool:
     parts = [p.lower() for p in _MARK_PARTS.split(token) if p]
-    if any(p in _CONTENT_PARTS for p in parts):
+    if any(p in _CONTENT_PARTS for p in parts) or (parts and parts[0] in _MODIFIER_PARTS):
         return False
     for part in parts:
         if part in _NAV_PARTS or (len(part) > 4 and part.endswith(_NAV_SUFFIXES)):
@@ -377,7 +380,7 @@ def _score(
     if with_link / n < 0.5:
         score *= params.no_link_penalty
     choices = _choice_holders(doc)
-    facets = sum(1 for r in records if r in choices) * 2 > n  # filter facets
+    facets = sum(1 for r in records if choices.get(r, -1) * 2 >= stats[r].text_len) * 2 > n
     # The bounds hold when every factor left is non-negative and grows with
     # the dated share (float rounding is monotonic, so they hold exactly).
     if score < 0 or min(params.date_bonus, params.snippet_bonus, params.nav_penalty) < 0:
@@ -399,17 +402,24 @@ def _score(
     return score
 
 
-def _choice_holders(doc: Document) -> set[etree._Element]:
-    """The elements with a checkbox or radio button inside (or that are one):
-    filter facets, not records. Found once per page from its few inputs
-    rather than by a search of every candidate record's subtree."""
+def _choice_holders(doc: Document) -> dict[etree._Element, int]:
+    """The elements with a checkbox or radio button inside (or that are one),
+    each with the longest text of the control's label (its first ancestor
+    with text): filter facets, not records, when that label is most of their
+    text; a product card's "Compare" box is a small part of it. Found once
+    per page from its few inputs rather than by a search of every candidate
+    record's subtree."""
 
-    def compute() -> set[etree._Element]:
-        holders: set[etree._Element] = set()
+    def compute() -> dict[etree._Element, int]:
+        stats = doc.stats
+        holders: dict[etree._Element, int] = {}
         for i in doc.root.iter("input"):
-            if (i.get("type") or "").lower() in ("checkbox", "radio"):
-                holders.add(i)
-                holders.update(i.iterancestors())
+            if (i.get("type") or "").lower() not in ("checkbox", "radio"):
+                continue
+            chain = [i, *i.iterancestors()]
+            label = next((stats[a].text_len for a in chain if a in stats and stats[a].text_len), 0)
+            for a in chain:
+                holders[a] = max(holders.get(a, 0), label)
         return holders
 
     return doc.derived(("listing", "choice_holders"), compute)

@@ -158,6 +158,9 @@ def test_class_words_are_matched_as_whole_parts() -> None:
     assert _nav_words("main-nav")
     assert _nav_words("siteFooter")
     assert _nav_words("breadcrumbs")
+    # A modifier says what an element holds, not that it is chrome.
+    assert not _nav_words("row has-side-banner")
+    assert not _nav_words("layout no-sidebar")
 
 
 def test_list_in_a_wrapper_with_chrome_words_still_wins() -> None:
@@ -208,6 +211,23 @@ def test_filter_facets_are_not_records() -> None:
     )
     result = extract(_page(f"<form>{facets}</form>" + _entries(4, dated=False)))
     assert len(result.records) == 4 and "Price band" not in result.text
+
+
+def test_product_cards_with_a_compare_box_are_records() -> None:
+    # Each card has a "Compare" checkbox: a small part of its text, so the
+    # cards are records, not filter facets (whose label is all their text).
+    cards = "".join(
+        f"<div class='card'><a href='/p/{i}'>Graphics card model {i} with 16GB of memory</a>"
+        f"<span>${100 + i}.99</span><label><input type='checkbox'> Compare</label></div>"
+        for i in range(12)
+    )
+    faq = "".join(
+        f"<div class='faq'><p>Question {i} about cards? A long answer of many words that"
+        f" explains which card suits which games and budgets, and why.</p></div>"
+        for i in range(5)
+    )
+    result = extract(_page(f"<div class='grid'>{cards}</div>{faq}"))
+    assert len(result.records) == 12 and "Graphics card model 0" in result.text
 
 
 def test_one_card_template_in_sections_of_different_depth_is_one_list() -> None:
