@@ -362,6 +362,34 @@ def test_lead_paragraph_above_the_chosen_body_is_put_back() -> None:
     assert _with_lead(body, results, "cetd", Params()) == body
 
 
+def test_a_body_that_three_candidates_go_on_past_is_extended() -> None:
+    from extractors.auto import _extended
+
+    first, rest = PARAS[:2], PARAS[2:]
+    short = "\n".join(first)
+    # Three candidates hold the chosen text and go on with its prose (past a
+    # code block where the others stopped); the shortest of them is taken.
+    results = {
+        "boilerpipe": Result(text=short),
+        "justext": Result(text=short),
+        "cetd": Result(text="\n".join([*first, "$ make install", *rest])),
+        "awce": Result(text="\n".join([*first, "$ make install", *rest, PARAS[0] + " Again."])),
+        "layout": Result(text="\n".join(["Blog", *first, "$ make install", *rest])),
+    }
+    assert _extended(results, "boilerpipe", Params()) == "cetd"
+    # Two are not enough: the candidates split two against four.
+    del results["layout"]
+    assert _extended(results, "boilerpipe", Params()) is None
+    # Going on with short linked lines (a list of other stories) is no extension.
+    links = [f"Other story number {i}" for i in range(40)]
+    results = {
+        "boilerpipe": Result(text=short),
+        **{n: Result(text="\n".join([*first, *links])) for n in ("cetd", "awce", "layout")},
+    }
+    assert _extended(results, "boilerpipe", Params()) is None
+    assert _extended(results, "boilerpipe", Params(extend_candidates=0)) is None
+
+
 def test_paragraphs_beside_the_records_mark_an_article() -> None:
     from extractors.auto import _paragraphs_beside
 
