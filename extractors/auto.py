@@ -584,12 +584,20 @@ def _extended(results: dict[str, Result], chosen: str, p: Params) -> str | None:
     size = sum(nonspace_len(line) for line in lines)
     if not size:
         return None
+    # Cleaning only drops lines: an output shorter than needed before it
+    # is never long enough after it.
+    long_enough = [
+        (name, result)
+        for name, result in results.items()
+        if name != chosen and nonspace_len(result.text) >= p.extend_ratio * size
+    ]
+    if len(long_enough) < p.extend_candidates:
+        return None
     longer: list[tuple[int, str]] = []
-    for name, result in results.items():
-        if name == chosen:
-            continue
+    for name, result in long_enough:
         other = cleaned(result.text)
-        if sum(nonspace_len(line) for line in other) < p.extend_ratio * size:
+        total = sum(nonspace_len(line) for line in other)
+        if total < p.extend_ratio * size:
             continue
         present = set(other)
         if sum(nonspace_len(line) for line in lines if line in present) < p.extend_inside * size:
@@ -597,7 +605,7 @@ def _extended(results: dict[str, Result], chosen: str, p: Params) -> str | None:
         rest = [nonspace_len(line) for line in other if line not in own]
         prose = sum(n for n in rest if n >= LONG_LINE_CHARS)
         if prose >= p.extend_long_share * sum(rest):
-            longer.append((sum(nonspace_len(line) for line in other), name))
+            longer.append((total, name))
     if len(longer) < p.extend_candidates:
         return None
     return min(longer)[1]
