@@ -220,6 +220,10 @@ _COMMENTS_HEADER = re.compile(
     r"what do you think\?.{0,40}|join the (conversation|discussion)|have your say|"
     r"add (a|your) comment|leave a (reply|comment)|post a comment|discuss this (article|story)|"
     r"(\d+\s*)?responses? to .{0,80}|"
+    # a blog's count heading its comments: "59 Comments on “<title>”", "One
+    # thought on “...”", "2 Gedanken zu „...“", "3 commentaires sur « ... »"
+    r"(\d+|one|ein|une?) (comments?|thoughts?|repl(y|ies)|reactions?|gedanken|kommentare?|"
+    r"commentaires?|réflexions?|comentarios?) (on|to|zu|sur|au sujet de|en|sobre) [“\"'‘«„].*|"
     r"网友评论|发表评论|我要评论|全部评论|热门评论|最新评论|读者评论|用户评论|评论区|精选留言|写留言|"
     r"网友留言|我要留言|评论|網友評論|發表評論|我要評論|全部評論|熱門評論|最新評論|讀者評論|"
     r"評論區|網友留言|我要留言|評論|"

@@ -88,6 +88,15 @@ def test_readers_comments_under_an_article_are_cut() -> None:
     assert cut_comments(how) == how
     section = [*PARAS, "Comment engagement score (0-50 points)", "Each comment earns 5 points."]
     assert cut_comments(section) == section
+    # A blog's count heading its comments, with the post's title in quotes.
+    for header in (
+        "59 Comments on “The December Comfort Watches 2025, Day Eighteen: Starship Troopers”",
+        "One thought on “Park budget”",
+        "2 Gedanken zu „Folge 70: Star Trek: Picard“",
+    ):
+        assert cut_comments([*PARAS, header, "Great post!"]) == PARAS
+    heading = [*PARAS, "Thoughts on “the plan”", "The mayor said more."]
+    assert cut_comments(heading) == heading
     assert cut_comments([*PARAS, "| 13 Comment(s)", "Great story!"]) == PARAS
     assert cut_comments([*PARAS, "Comment now! Register or sign in below."]) == PARAS
     # "Comments: 12 pages, 3 figures" is a field of a listed paper; "Comments: 12" a count.
