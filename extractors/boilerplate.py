@@ -220,6 +220,10 @@ _COMMENTS_HEADER = re.compile(
     r"what do you think\?.{0,40}|join the (conversation|discussion)|have your say|"
     r"add (a|your) comment|leave a (reply|comment)|post a comment|discuss this (article|story)|"
     r"(\d+\s*)?responses? to .{0,80}|"
+    # what opens a comments section: its rules, its pager, a link to all
+    r"(we are )?no longer accepting comments\b.*|.*\b(view|read|see) all\b.{0,40}\bcomments\b.*|"
+    r".*\bbefore posting (a |your )?comments?\b.*|to join the discussion\b.*|"
+    r"submitted comments are subject to moderation\b.*|comments:\s*displaying\b.*|"
     # a blog's count heading its comments: "59 Comments on “<title>”", "One
     # thought on “...”", "2 Gedanken zu „...“", "3 commentaires sur « ... »"
     r"(\d+|one|ein|une?) (comments?|thoughts?|repl(y|ies)|reactions?|gedanken|kommentare?|"

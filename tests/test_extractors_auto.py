@@ -97,6 +97,14 @@ def test_readers_comments_under_an_article_are_cut() -> None:
         assert cut_comments([*PARAS, header, "Great post!"]) == PARAS
     heading = [*PARAS, "Thoughts on “the plan”", "The mayor said more."]
     assert cut_comments(heading) == heading
+    # What opens a comments section without a header: its rules, its pager.
+    for opener in (
+        "Please read our terms of use before posting comments",
+        "Comments: Displaying 1 - 5 of 5",
+        "We are no longer accepting comments on this article.",
+        "To view all 'Have Your Say' comments, click this button...",
+    ):
+        assert cut_comments([*PARAS, opener, "I agree."]) == PARAS
     assert cut_comments([*PARAS, "| 13 Comment(s)", "Great story!"]) == PARAS
     assert cut_comments([*PARAS, "Comment now! Register or sign in below."]) == PARAS
     # "Comments: 12 pages, 3 figures" is a field of a listed paper; "Comments: 12" a count.
