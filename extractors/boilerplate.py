@@ -351,13 +351,17 @@ def _norm(text: str) -> str:
 def cut_comments(lines: list[str], header: re.Pattern[str] = _COMMENTS_HEADER) -> list[str]:
     """The lines before the readers' comments: a comments header after the
     first part of the text ends the article (``header``: another section
-    that ends it, as the reviews under a product)."""
+    that ends it, as the reviews under a product). A header repeated below
+    heads each post's comments: the text ends at its last copy."""
     start = min(COMMENTS_MIN_SHARE * sum(_chars(line) for line in lines), COMMENTS_MIN_CHARS)
     seen = 0
     for i, line in enumerate(lines):
         short = _chars(line) <= COMMENTS_HEADER_MAX_CHARS
         if seen >= start and short and header.match(line):
-            return lines[:i]
+            # Drawn again further down, the header is each post's comments
+            # box (a Q&A page's answers): the text runs to its last copy.
+            last = max(j for j in range(i, len(lines)) if lines[j] == line)
+            return lines[:i] + [x for x in lines[i:last] if x != line]
         seen += _chars(line)
     return lines
 

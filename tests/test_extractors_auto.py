@@ -97,6 +97,10 @@ def test_readers_comments_under_an_article_are_cut() -> None:
         assert cut_comments([*PARAS, header, "Great post!"]) == PARAS
     heading = [*PARAS, "Thoughts on “the plan”", "The mayor said more."]
     assert cut_comments(heading) == heading
+    # A header under every answer of a Q&A page is each answer's comments
+    # box: the answers stay, the text ends at the last one.
+    answers = [PARAS[0], "Comments", "0", PARAS[1], "Comments", "Ask a question"]
+    assert cut_comments(answers) == [PARAS[0], "0", PARAS[1]]
     # What opens a comments section without a header: its rules, its pager.
     for opener in (
         "Please read our terms of use before posting comments",
