@@ -168,7 +168,10 @@ _CREDIT_ZH = re.compile(
     r"^\W*[【\[][^】\]]{0,40}(记者|記者|报道|報導|报导|来源|來源|编辑|編輯|\d{4}[/.年-]\d{1,2})"
     r"[^】\]]{0,40}[】\]][^\u4e00-\u9fff]{0,40}$"
 )
-_ENGLISH = (_DATELINE, _BYLINE_MORE, _CONTACT, _SOCIAL, _SHARE, _CREDIT, _PROMPT)
+# A control's label drawn as a line: a code block's copy button, a dialog's
+# close button, a quote's expander.
+_UI_LABEL = re.compile(r"^(copy|close|click to (expand|collapse)|show (more|less))\W*$", re.I)
+_ENGLISH = (_DATELINE, _BYLINE_MORE, _CONTACT, _SOCIAL, _SHARE, _CREDIT, _PROMPT, _UI_LABEL)
 # The same furniture in German, Spanish, French, Italian, Portuguese and Dutch,
 # as whole short lines: share and like prompts (the CMS defaults: "Teilen
 # mit:", "Compartir esto:", "Gefällt mir:"), related-links headers ("Ähnliche

@@ -151,6 +151,12 @@ def tokenizer_for(text: str) -> Callable[[str], list[str]]:
     return lambda t: tokens(t, kind)
 
 
+# A zero-width joiner joins the characters on its two sides (an emoji
+# sequence); next to a space or a line's end it joins nothing and would
+# leave a line that looks empty but is not.
+_LOOSE_ZWJ = re.compile("(?<!\\S)\u200d+|\u200d+(?!\\S)")
+
+
 def clean_text(text: str) -> str:
     """Valid printable Unicode: drop control and format characters (keep
     newlines and tabs), normalise non-breaking and ideographic spaces."""
@@ -167,7 +173,8 @@ def clean_text(text: str) -> str:
         if cat in ("Cc", "Cs", "Co") or (cat == "Cf" and ch != "\u200d"):
             continue
         out.append(" " if cat == "Zs" else ch)
-    return "".join(out)
+    cleaned = "".join(out)
+    return _LOOSE_ZWJ.sub("", cleaned) if "\u200d" in cleaned else cleaned
 
 
 _LETTER = re.compile(r"[^\W\d_]")  # letters (str.isalpha, plus a few numerals like ²)

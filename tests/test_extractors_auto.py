@@ -204,9 +204,23 @@ def test_page_controls_and_contact_lines_are_boilerplate() -> None:
         "電話：02-2652-1234",
         "(陈巍 编辑)",
         "Loading",
+        "Copy",
+        "Close",
+        "Click to expand...",
     ):
         assert is_boilerplate(line), line
     assert not is_boilerplate("他在电话里说，这件事情要等到明年才能有结果。")
+    assert not is_boilerplate("Copy the file to the server and close the session.")
+
+
+def test_a_zero_width_joiner_joining_nothing_leaves_no_line() -> None:
+    from extractors.document import text_lines
+    from extractors.text import clean_text
+
+    assert clean_text("\u200d") == "" and clean_text("x\u200d ") == "x "
+    assert clean_text("\U0001f468\u200d\U0001f469") == "\U0001f468\u200d\U0001f469"  # emoji
+    doc = as_document("<html><body><div><p>One.</p><p>\u200d</p><p>Two.</p></div></body></html>")
+    assert text_lines(doc.body) == ["One.", "Two."]
 
 
 def test_share_related_and_comment_lines_of_european_languages_are_boilerplate() -> None:
