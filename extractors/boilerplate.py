@@ -171,7 +171,16 @@ _CREDIT_ZH = re.compile(
 # A control's label drawn as a line: a code block's copy button, a dialog's
 # close button, a quote's expander.
 _UI_LABEL = re.compile(r"^(copy|close|click to (expand|collapse)|show (more|less))\W*$", re.I)
-_ENGLISH = (_DATELINE, _BYLINE_MORE, _CONTACT, _SOCIAL, _SHARE, _CREDIT, _PROMPT, _UI_LABEL)
+# A stamp written for machines (ISO date and time with its zone), and a Q&A
+# comment's stamp ("Commented Mar 5, 2019 at 14:02"): never prose.
+_STAMP_LINE = re.compile(
+    r"^\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}(:\d{2}(\.\d+)?)?\s*(z|utc|[+-]\d{2}:?\d{2})$|"
+    r"^commented \w+ \d{1,2}(, \d{4})? at \d{1,2}:\d{2}\W*$",
+    re.I,
+)
+_ENGLISH = (
+    _DATELINE, _BYLINE_MORE, _CONTACT, _SOCIAL, _SHARE, _CREDIT, _PROMPT, _UI_LABEL, _STAMP_LINE
+)  # fmt: skip
 # The same furniture in German, Spanish, French, Italian, Portuguese and Dutch,
 # as whole short lines: share and like prompts (the CMS defaults: "Teilen
 # mit:", "Compartir esto:", "Gefällt mir:"), related-links headers ("Ähnliche

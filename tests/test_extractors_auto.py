@@ -207,10 +207,13 @@ def test_page_controls_and_contact_lines_are_boilerplate() -> None:
         "Copy",
         "Close",
         "Click to expand...",
+        "2016-09-19 17:02:14 +00:00",
+        "Commented Mar 5, 2019 at 14:02",
     ):
         assert is_boilerplate(line), line
     assert not is_boilerplate("他在电话里说，这件事情要等到明年才能有结果。")
     assert not is_boilerplate("Copy the file to the server and close the session.")
+    assert not is_boilerplate("Commented code runs at 2016-09-19 17:02:14 +00:00 every day.")
 
 
 def test_a_zero_width_joiner_joining_nothing_leaves_no_line() -> None:
