@@ -36,6 +36,8 @@ DROP_TAGS = frozenset(
         "svg",
         "math",
         "canvas",
+        "video",  # their text is the fallback shown only where they cannot play
+        "audio",
         "iframe",
         "object",
         "embed",

@@ -156,6 +156,13 @@ def test_ruby_readings_are_not_text() -> None:
     assert text_lines(as_document(page).body) == ["漢字を書く"]
 
 
+def test_a_players_fallback_text_is_not_text() -> None:
+    video = "<video src='a.mp4'>Your browser does not support the video tag.</video>"
+    audio = "<audio><source src='a.mp3'>Your browser does not support audio.</audio>"
+    page = f"<html><body><p>Watch it:</p>{video}{audio}<p>More.</p></body></html>"
+    assert text_lines(as_document(page).body) == ["Watch it:", "More."]
+
+
 def test_a_story_wrapped_in_a_link_is_text_and_cards_stay_links() -> None:
     lines = "<br><br>".join(
         f"Line {i} of a story that a site wrapped, whole, in a link to its own page."
