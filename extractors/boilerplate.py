@@ -190,7 +190,11 @@ _ENGLISH = (
 _EUROPEAN = re.compile(
     r"^\W*("
     r"teilen( sie)?( dies| diesen (artikel|beitrag))?( mit)?|gefällt mir|"
-    r"(jetzt|artikel) teilen|"
+    r"(jetzt|artikel|beitrag) teilen|mit freunden teilen|sharen mit|"
+    r"(gefällt mir|like) (lade|wird geladen|loading)\W*|"
+    r"zurück( zur (übersicht|listenansicht|startseite))?|weiterlesen|mehr themen|schon gelesen\?|"
+    r"(war|ist) (der|dieser) (artikel|beitrag) (nützlich|hilfreich)\?|"
+    r"(keine kommentare )?kommentare sind geschlossen|\(?noch keine bewertungen\)?|"
     r"compartir( esto| en| este artículo)?|comparte( esto)?|me gusta|"
     r"partager( cet article| ceci| sur)?|j'aime|condividi( questo articolo| su)?|mi piace|"
     r"compartilhe( isso)?|compartilhar|curtir|delen|deel dit( artikel)?|"

@@ -232,6 +232,11 @@ def test_share_related_and_comment_lines_of_european_languages_are_boilerplate()
     for line in (
         "Teilen mit:",
         "Gefällt mir:",
+        "Gefällt mir Wird geladen...",
+        "Beitrag teilen",
+        "zurück zur Listenansicht",
+        "War der Artikel nützlich?",
+        "Keine Kommentare Kommentare sind geschlossen.",
         "Ähnliche Beiträge",
         "Lesen Sie auch: Warum der Winter kommt",
         "NOTAS RELACIONADAS",
