@@ -24,6 +24,8 @@ _EDITOR = re.compile(
     r"editor|edited by|reporting by|additional reporting|source|photo|image|credit)s?\s*[|｜:：/]",
     re.I,
 )
+# An interview's question, "记者：<a sentence>", is text; "记者：张三" a credit.
+_INTERVIEW_TURN = re.compile(r"^\s*(记者|記者)\s*[:：].{15,}[。？！?!]\W{0,2}$")
 _NOISE = re.compile(
     r"copyright|all rights reserved|©|版权所有|版权声明|免责声明|^声明[:：]|转载|不代表本(网|站)|"
     r"版權所有|版權聲明|免責聲明|^聲明[:：]|轉載|不代表本(網|站)|僅代表(作者|該機構)|未經(授權|許可)|分享到|"
@@ -309,7 +311,9 @@ def is_boilerplate(line: str) -> bool:
     """Whether a short line is generic page furniture, not article text."""
     if _chars(line) > MAX_BOILERPLATE_CHARS:
         return False
-    if _EDITOR.search(line) or _NOISE.search(line) or _FURNITURE.search(line):
+    if _EDITOR.search(line) and not _INTERVIEW_TURN.match(line):
+        return True
+    if _NOISE.search(line) or _FURNITURE.search(line):
         return True
     if _CREDIT_ZH.match(line) or _DATELINE_ZH.match(line) or _FOOTER_ZH.search(line):
         return True

@@ -289,8 +289,10 @@ def test_chinese_datelines_and_site_footer_lines_are_boilerplate() -> None:
         "网友爆料称，该店存在虚假宣传。",
         "市民可拨打12388举报电话，进行检举控告。",
         "处理时间较长，直到下午六点才结束。",
+        "记者：南方多雨雪天气，北方天气如何？大雾天气是否会继续出现？",  # an interview's question
     ):
         assert not is_boilerplate(line), line
+    assert is_boilerplate("记者：张三 李四")  # a credit
 
 
 def test_the_one_timestamp_line_at_the_top_is_a_dateline_but_a_threads_stamps_stay() -> None:
