@@ -154,7 +154,7 @@ def tokenizer_for(text: str) -> Callable[[str], list[str]]:
 # A zero-width joiner joins the characters on its two sides (an emoji
 # sequence); next to a space or a line's end it joins nothing and would
 # leave a line that looks empty but is not.
-_LOOSE_ZWJ = re.compile("(?<!\\S)\u200d+|\u200d+(?!\\S)")
+_LOOSE_ZWJ = re.compile(r"(?<!\S)\u200d+|\u200d+(?!\S)")
 
 
 def clean_text(text: str) -> str:
