@@ -421,18 +421,19 @@ def test_a_body_that_three_candidates_go_on_past_is_extended() -> None:
         "awce": Result(text="\n".join([*first, "$ make install", *rest, PARAS[0] + " Again."])),
         "layout": Result(text="\n".join(["Blog", *first, "$ make install", *rest])),
     }
-    assert _extended(results, "boilerpipe", Params()) == "cetd"
+    doc = as_document("<html><body><p>Text.</p></body></html>")
+    assert _extended(doc, results, "boilerpipe", Params()) == "cetd"
     # Two are not enough: the candidates split two against four.
     del results["layout"]
-    assert _extended(results, "boilerpipe", Params()) is None
+    assert _extended(doc, results, "boilerpipe", Params()) is None
     # Going on with short linked lines (a list of other stories) is no extension.
     links = [f"Other story number {i}" for i in range(40)]
     results = {
         "boilerpipe": Result(text=short),
         **{n: Result(text="\n".join([*first, *links])) for n in ("cetd", "awce", "layout")},
     }
-    assert _extended(results, "boilerpipe", Params()) is None
-    assert _extended(results, "boilerpipe", Params(extend_candidates=0)) is None
+    assert _extended(doc, results, "boilerpipe", Params()) is None
+    assert _extended(doc, results, "boilerpipe", Params(extend_candidates=0)) is None
 
 
 def test_paragraphs_beside_the_records_mark_an_article() -> None:
