@@ -582,6 +582,7 @@ def _comments_chars(doc: Document, node: Any, chosen: Any) -> int:
     """Text (non-space characters) in comment boxes inside ``node`` (the
     page without one) and outside the ``chosen`` node."""
     stats = doc.stats
+    above = set(chosen.iterancestors()) if chosen is not None else set()
     total = 0
     stack = [node if node is not None and node in stats else doc.body]
     while stack:
@@ -589,7 +590,7 @@ def _comments_chars(doc: Document, node: Any, chosen: Any) -> int:
         if el is chosen:
             continue
         marks = f"{el.get('class') or ''} {el.get('id') or ''}"
-        if len(marks) > 1 and _COMMENTS_BOX.search(marks) and chosen not in el.iterdescendants():
+        if len(marks) > 1 and _COMMENTS_BOX.search(marks) and el not in above:
             total += stats[el].text_len if el in stats else 0
             continue
         stack.extend(c for c in el if isinstance(c.tag, str))
@@ -780,9 +781,12 @@ def _route(
             node=results[chosen].node if chosen else None,
         )
     # A thread's posts are gathered below; other candidates going on past
-    # one post are not the rest of the thread.
-    in_thread = p.thread_posts and thread_posts(doc, results[chosen].node, article_text)
-    if not in_thread and (extended := _extended(doc, results, chosen, p)) is not None:
+    # one post are not the rest of the thread (asked only when an extension
+    # is found: rare, and the posts search is not free).
+    extended = _extended(doc, results, chosen, p)
+    if extended is not None and not (
+        p.thread_posts and thread_posts(doc, results[chosen].node, article_text)
+    ):
         chosen, article_text = extended, results[extended].text
     text = _with_lead(article_text, results, chosen, p)
     method, node = f"{METHOD}:{chosen}", results[chosen].node

@@ -180,7 +180,8 @@ _STAMP_LINE = re.compile(
     r"^commented \w+ \d{1,2}(, \d{4})? at \d{1,2}:\d{2}\W*$",
     re.I,
 )
-_ENGLISH = (
+# Whole-line rules searched in every short line (English, and the stamps).
+_LINE_RULES = (
     _DATELINE, _BYLINE_MORE, _CONTACT, _SOCIAL, _SHARE, _CREDIT, _PROMPT, _UI_LABEL, _STAMP_LINE
 )  # fmt: skip
 # The same furniture in German, Spanish, French, Italian, Portuguese and Dutch,
@@ -322,7 +323,7 @@ def is_boilerplate(line: str) -> bool:
     stripped = line.strip()
     if _chars(line) <= 60 and _BYLINE.match(stripped):
         return True
-    if any(rule.search(stripped) for rule in _ENGLISH) or _EUROPEAN.match(stripped):
+    if any(rule.search(stripped) for rule in _LINE_RULES) or _EUROPEAN.match(stripped):
         return True
     if _CREDIT_EUROPEAN.search(stripped):
         return True

@@ -380,7 +380,7 @@ def _score(
     if with_link / n < 0.5:
         score *= params.no_link_penalty
     choices = _choice_holders(doc)
-    facets = sum(1 for r in records if choices.get(r, -1) * 2 >= stats[r].text_len) * 2 > n
+    facets = sum(1 for r in records if r in choices and 2 * choices[r] >= stats[r].text_len) * 2 > n
     # The bounds hold when every factor left is non-negative and grows with
     # the dated share (float rounding is monotonic, so they hold exactly).
     if score < 0 or min(params.date_bonus, params.snippet_bonus, params.nav_penalty) < 0:
