@@ -38,7 +38,7 @@ from typing import Any
 
 from .boilerplate import clean_lines
 from .classify import Classification, classify, declares_product, page_url, url_shape
-from .document import HEADING_TAGS, Document, absolute_url, as_document, text_lines
+from .document import HEADING_TAGS, Document, absolute_url, as_document, marks, text_lines
 from .listing import to_record
 from .markup import body_container
 from .metadata import declared_body, extract_metadata
@@ -589,8 +589,8 @@ def _comments_chars(doc: Document, node: Any, chosen: Any) -> int:
         el = stack.pop()
         if el is chosen:
             continue
-        marks = f"{el.get('class') or ''} {el.get('id') or ''}"
-        if len(marks) > 1 and _COMMENTS_BOX.search(marks) and el not in above:
+        named = marks(el)
+        if len(named) > 1 and _COMMENTS_BOX.search(named) and el not in above:
             total += stats[el].text_len if el in stats else 0
             continue
         stack.extend(c for c in el if isinstance(c.tag, str))

@@ -185,6 +185,12 @@ class NodeStats:
         return self.text_len / max(1, self.tag_count)
 
 
+def marks(el: etree._Element) -> str:
+    """An element's class and id, space-joined: the words its authors named
+    the box by (comments, navigation, share bars, the article body)."""
+    return f"{el.get('class') or ''} {el.get('id') or ''}"
+
+
 def _is_hidden(el: etree._Element) -> bool:
     """Hidden by an attribute or inline style, or a modal box by the class
     CSS frameworks give it (Bootstrap's, Semantic UI's ``modal``: a report

@@ -52,6 +52,7 @@ from .document import (
     Document,
     absolute_url,
     as_document,
+    marks,
     text_pieces,
 )
 from .params import resolve_params
@@ -265,8 +266,8 @@ def _looks_like_navigation(el: etree._Element) -> bool:
     """A navigation or page-chrome container, by tag or class/id/role words."""
     if el.tag in _NAV_TAGS:
         return True
-    marks = f"{el.get('class') or ''} {el.get('id') or ''} {el.get('role') or ''}"
-    return len(marks) > 2 and _nav_words(marks)
+    named = f"{marks(el)} {el.get('role') or ''}"
+    return len(named) > 2 and _nav_words(named)
 
 
 @lru_cache(maxsize=4096)
@@ -303,8 +304,8 @@ def _screen_reader_only(el: etree._Element) -> bool:
 
 def _share_bar(el: etree._Element) -> bool:
     """A share/like bar inside a record (not the record's own words)."""
-    marks = f"{el.get('class') or ''} {el.get('id') or ''}"
-    return len(marks) > 1 and bool(_SHARE_WORDS.search(marks))
+    named = marks(el)
+    return len(named) > 1 and bool(_SHARE_WORDS.search(named))
 
 
 def _in_navigation(doc: Document, el: etree._Element) -> bool:

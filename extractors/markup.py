@@ -16,7 +16,7 @@ import re
 
 from lxml import etree
 
-from .document import Document
+from .document import Document, marks
 
 # A class or id naming an article body: "article" / "post" / "entry" /
 # "story" / "news" joined to "content" / "body" / "text", either way round,
@@ -34,7 +34,7 @@ _BODY_NAME = re.compile(
 def _names_body(el: etree._Element) -> bool:
     if el.get("itemprop") == "articleBody":
         return True
-    return _BODY_NAME.search(f"{el.get('class') or ''} {el.get('id') or ''}") is not None
+    return _BODY_NAME.search(marks(el)) is not None
 
 
 def body_container(doc: Document) -> etree._Element | None:
