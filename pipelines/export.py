@@ -28,7 +28,7 @@ from .schema import articles, as_utc
 FORMATS = ("jsonl", "csv", "markdown")
 FIELDS = (
     "url", "site", "url_group", "page_type", "language", "title", "author", "published",
-    "fetched_at", "first_seen", "changed_at", "version", "method", "confidence",
+    "image", "fetched_at", "first_seen", "changed_at", "version", "method", "confidence",
     "duplicate_of", "similarity", "text",
 )  # fmt: skip
 _BATCH = 500

@@ -156,6 +156,8 @@ def test_feed_items_carry_the_fields_and_no_html(crawl: Crawl) -> None:
             assert item.get(key) is not None, (path, key)
         assert page["title"] in item["title"]
         assert "html" not in item
+        # how sure the page type is, as stored (a probability)
+        assert 0.0 <= item["confidence"] <= 1.0 and item["method"].startswith("auto"), path
     assert all(item["outcome"] == "ok" for item in crawl.feed)
 
 

@@ -45,6 +45,8 @@ def _fill(url: str) -> None:
         item = PageItem(url=page, site=site, status=200, html="<p>x</p>", text=text,
                         title=f"Title of {page.rsplit('/', 1)[-1]}", language=lang,
                         published=published, page_type="article", url_group=group,
+                        method="auto:cetd", confidence=0.875,
+                        image=f"http://{site}/img/{len(text)}.jpg",
                         fetched_at=datetime(2024, 7, 1, tzinfo=UTC).isoformat())  # fmt: skip
         store.process_item(dedup.check(item))
     store.close_spider()
@@ -107,6 +109,9 @@ def test_round_trip(filled: str, tmp_path: Path, fmt: str) -> None:
         assert record["title"] == want["title"]
         assert (record["published"] or None) == want["published"]
         assert (record["duplicate_of"] or None) == want["duplicate_of"]
+        assert record["image"] == want["image"] and record["image"].endswith(".jpg")
+        assert float(record["confidence"]) == want["confidence"] == 0.875
+        assert record["method"] == "auto:cetd"
 
 
 def test_export_command(filled: str, tmp_path: Path) -> None:
