@@ -673,7 +673,11 @@ def extract(
     doc = as_document(html, url)
     url = url or doc.url
     if doc.body not in doc.stats or doc.stats[doc.body].text_len == 0:
-        return Result(method=METHOD, title=doc.title, page_type=PageType.OTHER, confidence=0.95)
+        # Nothing shown (a page its scripts would fill): what the head
+        # declares (title, date, author, language, image) is still the page's.
+        empty = Result(method=METHOD, page_type=PageType.OTHER, confidence=0.95)
+        _attach_metadata(empty, doc, url, fetched_at, p)
+        return empty
     results, consensus = _candidates(doc, url, reference, p)
     cetd = results.get("cetd")
     scedd = results.get("scedd")

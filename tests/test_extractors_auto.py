@@ -739,6 +739,23 @@ def test_empty_and_garbage_give_empty_results_quickly() -> None:
     assert extract("").text == "" and extract("").page_type is PageType.OTHER
 
 
+def test_a_page_its_scripts_would_fill_keeps_what_its_head_declares() -> None:
+    html = (
+        "<html lang='en'><head><title>Where should I start? - Help - Example Forum</title>"
+        "<meta property='og:title' content='Where should I start?'>"
+        "<meta property='article:published_time' content='2018-09-16T20:53:14+00:00'>"
+        "<meta name='author' content='Jane Roe'>"
+        "<meta property='og:image' content='/uploads/cover.png'></head>"
+        "<body><div id='app'></div><script>render()</script></body></html>"
+    )
+    result = extract(html, url="https://forum.example.org/t/start/68911")
+    assert result.text == "" and result.page_type is PageType.OTHER
+    assert result.title == "Where should I start?"
+    assert result.published == "2018-09-16T20:53:14+00:00"
+    assert result.author == "Jane Roe" and result.language == "en"
+    assert result.image == "https://forum.example.org/uploads/cover.png"
+
+
 @settings(max_examples=15, deadline=None)
 @given(st.one_of(st.binary(max_size=2000), st.text(max_size=2000)))
 def test_never_raises_on_arbitrary_input(data: bytes | str) -> None:
