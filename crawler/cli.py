@@ -22,7 +22,7 @@ import sys
 from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any, NoReturn, TypeVar
 
 from crawler.cli_data import CLIError
 
@@ -208,6 +208,8 @@ class _OneLineErrors(logging.Filter):
         return True
 
 
+T = TypeVar("T")
+
 # Seconds `sitesift extract URL` may spend on one page in all: a per-read
 # timeout alone lets a server that trickles bytes hold the command forever.
 # SITESIFT_FETCH_DEADLINE overrides it.
@@ -228,17 +230,28 @@ def _fetch_deadline() -> float:
 def _fetch(url: str) -> tuple[bytes, str | None]:
     """One page over HTTP(S) for `sitesift extract URL` and its Content-Type
     (its charset decodes the page), bounded in time and size; a body cut
-    short is an error, not a truncated text. The deadline holds from the
-    connection on: the fetch runs in a thread the command stops waiting for
-    (a server sending one header line every few seconds never ends a read)."""
+    short is an error, not a truncated text."""
+    deadline = _fetch_deadline()
+    return _by_deadline(
+        lambda: _fetch_within(url, deadline),
+        deadline,
+        f"cannot fetch {url}: no complete page within {deadline:g} s",
+    )
+
+
+def _by_deadline(work: Callable[[], T], deadline: float, late: str) -> T:
+    """``work()``'s answer, or a CLIError saying ``late`` once ``deadline``
+    seconds (and one more) have passed. The deadline holds from the
+    connection on: the work runs in a thread the command stops waiting for
+    (a server sending one header line every few seconds never ends a read;
+    a page whose script never yields never answers the browser)."""
     import threading
 
-    deadline = _fetch_deadline()
     outcome: dict[str, Any] = {}
 
     def run() -> None:
         try:
-            outcome["page"] = _fetch_within(url, deadline)
+            outcome["answer"] = work()
         except Exception as exc:  # handed to the waiting thread
             outcome["error"] = exc
 
@@ -246,10 +259,10 @@ def _fetch(url: str) -> tuple[bytes, str | None]:
     worker.start()
     worker.join(deadline + 1.0)
     if worker.is_alive():
-        raise CLIError(f"cannot fetch {url}: no complete page within {deadline:g} s")
+        raise CLIError(late)
     if "error" in outcome:
         raise outcome["error"]
-    return outcome["page"]
+    return outcome["answer"]
 
 
 def _fetch_within(url: str, deadline: float) -> tuple[bytes, str | None]:
@@ -314,6 +327,25 @@ def _decompressed(data: bytes, source: str) -> bytes:
     return out
 
 
+def _rendered(url: str) -> str:
+    """The page's HTML after Chromium ran its scripts (``crawler.render``),
+    within the fetch deadline."""
+    from crawler.render import Rendered, RenderError, render
+
+    deadline = _fetch_deadline()
+
+    def work() -> Rendered:
+        try:
+            return render(url, deadline)
+        except RenderError as exc:
+            raise CLIError(f"cannot render {url}: {exc}") from None
+
+    page = _by_deadline(work, deadline, f"cannot render {url}: no page within {deadline:g} s")
+    if page.status is not None and page.status >= 400:
+        raise CLIError(f"cannot fetch {url}: HTTP {page.status}")
+    return page.html
+
+
 def _not_a_page(data: bytes, content_type: str | None) -> str | None:
     """Why bytes given to `sitesift extract` are no page, or None."""
     from extractors.encoding import BINARY_KINDS, looks_binary
@@ -332,7 +364,13 @@ def cmd_extract(args: argparse.Namespace) -> int:
     if args.reference and args.method not in ("layout", "auto"):
         raise CLIError("--reference is for --method layout or auto")
     url, content_type = args.url, None
-    if args.file.lower().startswith(("http://", "https://")):
+    is_url = args.file.lower().startswith(("http://", "https://"))
+    data: bytes | str
+    if args.render:
+        if not is_url:
+            raise CLIError("--render takes an http(s) URL (a saved page is already rendered)")
+        data, url = _rendered(args.file), url or args.file
+    elif is_url:
         (data, content_type), url = _fetch(args.file), url or args.file
     else:
         try:
@@ -341,7 +379,7 @@ def cmd_extract(args: argparse.Namespace) -> int:
             raise CLIError(f"cannot read {args.file}: {exc.strerror}") from None
         if data.startswith(b"\x1f\x8b"):  # page.html.gz
             data = _decompressed(data, args.file)
-    if why := _not_a_page(data, content_type):
+    if isinstance(data, bytes) and (why := _not_a_page(data, content_type)):
         raise CLIError(f"{args.file}: {why}")
     try:
         reference = [Path(p).read_bytes() for p in args.reference] or None
@@ -356,8 +394,10 @@ def cmd_extract(args: argparse.Namespace) -> int:
         output = f"{result.title}\n\n" if result.title else ""
         output += f"{result.text}\n"
         if not result.text.strip():  # say so, rather than leave a blank screen
+            fill = is_url and not args.render
+            hint = "; if its scripts fill the page, try --render" if fill else ""
             print(f"sitesift: no main text found ({result.method}, page type "
-                  f"{result.page_type or 'unknown'})", file=sys.stderr)  # fmt: skip
+                  f"{result.page_type or 'unknown'}){hint}", file=sys.stderr)  # fmt: skip
     try:
         sys.stdout.write(output)
         sys.stdout.flush()
@@ -505,6 +545,12 @@ def build_parser(parser_class: type[argparse.ArgumentParser] = argparse.Argument
         help="a page of the same template, for --method layout",
     )
     ext.add_argument("--json", action="store_true", help="print the whole result as JSON")
+    ext.add_argument(
+        "--render",
+        action="store_true",
+        help="load the URL in Chromium and extract what its scripts show (pages a plain "
+        "fetch finds empty); within SITESIFT_FETCH_DEADLINE seconds",
+    )
     ext.set_defaults(func=cmd_extract)
     from crawler.cli_data import add_data_commands
 

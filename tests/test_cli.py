@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import contextlib
+import json
 import os
+import socket
 import subprocess
 import sys
 import threading
@@ -276,6 +278,64 @@ def test_extract_url_has_a_deadline(serve: Callable[[Handler], str]) -> None:
     proc = sitesift("extract", serve(trickle), env={"SITESIFT_FETCH_DEADLINE": "1.5"})
     assert time.monotonic() - started < 8
     assert_clean_error(proc, "no complete page within 1.5 s")
+
+
+# A page whose scripts write its article after it loaded (a forum or shop
+# front end): its HTML body holds only the empty mount point.
+SCRIPTED = """<html lang="en"><head><title>Where to start? - Help - Forum</title></head>
+<body><div id="app"></div><script>
+const paras = [
+  "I have nothing smart in my apartment yet and want to start with a few door sensors.",
+  "Start with lights and a door sensor: both are cheap, and they show you quickly what works.",
+  "A hub that speaks the common radio standards keeps your choices open when you add more."];
+setTimeout(() => {
+  const article = document.createElement("article");
+  for (const text of paras) {
+    const p = document.createElement("p"); p.textContent = text; article.appendChild(p);
+  }
+  document.getElementById("app").appendChild(article);
+}, 100);
+</script></body></html>"""
+
+
+def _page(body: str, status: int = 200) -> Handler:
+    def answer(h: BaseHTTPRequestHandler) -> None:
+        data = body.encode()
+        h.send_response(status)
+        h.send_header("Content-Type", "text/html; charset=utf-8")
+        h.send_header("Content-Length", str(len(data)))
+        h.end_headers()
+        h.wfile.write(data)
+
+    return answer
+
+
+def test_extract_render_runs_the_page_scripts(serve: Callable[[Handler], str]) -> None:
+    url = serve(_page(SCRIPTED))
+    plain = sitesift("extract", url)
+    assert plain.returncode == 0 and "door sensor" not in plain.stdout
+    assert "no main text found" in plain.stderr and "try --render" in plain.stderr
+    rendered = sitesift("extract", url, "--render", "--json")
+    assert rendered.returncode == 0, rendered.stderr
+    result = json.loads(rendered.stdout)
+    assert result["text"].splitlines()[1].startswith("Start with lights and a door sensor")
+    assert result["page_type"] == "article" and result["language"] == "en"
+
+
+def test_extract_render_errors_are_clean(serve: Callable[[Handler], str], tmp_path: Path) -> None:
+    assert_clean_error(sitesift("extract", serve(_page("gone", 404)), "--render"), "HTTP 404")
+    with socket.socket() as probe:  # a port bound but not listening: refused
+        probe.bind(("127.0.0.1", 0))
+        closed = f"http://127.0.0.1:{probe.getsockname()[1]}/page"
+    assert_clean_error(sitesift("extract", closed, "--render"), "cannot render")
+    busy = "<p>x</p><script>addEventListener('load', () => { while (true) {} })</script>"
+    started = time.monotonic()
+    proc = sitesift("extract", serve(_page(busy)), "--render", env={"SITESIFT_FETCH_DEADLINE": "4"})
+    assert time.monotonic() - started < 12
+    assert_clean_error(proc, "within 4 s")
+    saved = tmp_path / "page.html"
+    saved.write_text(SCRIPTED)
+    assert_clean_error(sitesift("extract", str(saved), "--render"), "--render takes an http(s) URL")
 
 
 def test_extract_url_cut_short(serve: Callable[[Handler], str]) -> None:
