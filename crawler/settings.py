@@ -185,6 +185,12 @@ SITESIFT_REDIS_OUTAGE_LIMIT = 60.0
 # of each URL pattern; pages of one group share a template) | all. A site's
 # `screenshots=` option in the site list overrides it.
 SITESIFT_SCREENSHOTS = "group"
+# A page Scrapy's client fetched whose body shows under this many characters
+# but carries scripts (a front end its scripts fill) is fetched once more
+# through the browser, whatever the policy above (photographed only if it
+# says so); false or 0 never does.
+SITESIFT_RENDER_EMPTY = True
+SITESIFT_RENDER_EMPTY_CHARS = 100
 SITESIFT_SCREENSHOT_PER_GROUP = 3
 SITESIFT_SCREENSHOT_DIR = "sitesift-screenshots"  # <dir>/<sha256[:2]>/<sha256>.webp
 SITESIFT_SCREENSHOT_VIEWPORT_WIDTH = 1280  # the classifier was trained at 1280

@@ -67,6 +67,11 @@ RAW = "sitesift_raw_body"  # request meta: the page's bytes as the server sent t
 FALLBACK = "sitesift_screenshot_fallback"  # the browser could not connect: plain HTTP
 SHOT_FAILED = "sitesift_screenshot_failed"  # why a page fell back to plain HTTP
 CONTEXT = "sitesift"  # the browser context used for screenshots
+# request meta: a page fetched again through the browser because its body
+# showed nothing but scripts (the spider's SITESIFT_RENDER_EMPTY); it is
+# rendered whatever the policy, and photographed only if the policy says so.
+RENDER = "sitesift_render"
+PHOTOGRAPH = "sitesift_photograph"  # request meta: the policy counted this page
 _SKIP_EXTENSIONS = frozenset("." + ext for ext in IGNORED_EXTENSIONS)
 
 
@@ -316,7 +321,8 @@ class ScreenshotMiddleware:
             return None
         if not self._is_page_request(request):
             return None
-        if not self.policy.take(request.url, self._mode_for(request)):
+        photograph = self.policy.take(request.url, self._mode_for(request))
+        if not (photograph or request.meta.get(RENDER)):
             return None
         while self._recycling is not None:  # let the old browser drain first
             await self._recycling.wait()
@@ -326,6 +332,7 @@ class ScreenshotMiddleware:
         request.meta.update(
             {
                 WANTED: True,
+                PHOTOGRAPH: photograph,
                 "playwright": True,
                 "playwright_context": CONTEXT,
                 "playwright_context_kwargs": {
@@ -441,7 +448,9 @@ class ScreenshotMiddleware:
         raw = request.meta.pop(RAW, None)
         if isinstance(capture, Capture) and raw:
             response = self._trust_our_decoding(response, raw, capture.charset)
-        if isinstance(capture, Capture):
+        if not request.meta.get(PHOTOGRAPH, True):
+            self._inc("rendered_only")  # rendered for its text; no picture wanted
+        elif isinstance(capture, Capture):
             try:
                 stored = await asyncio.to_thread(self.store.save, capture, self.config.capture)
             except (OSError, ValueError) as exc:
@@ -458,11 +467,19 @@ class ScreenshotMiddleware:
     def _trust_our_decoding(self, response: Response, raw: bytes, charset: str) -> Response:
         """Chromium trusts a charset header even when the bytes say otherwise,
         and then its DOM is mojibake. When sitesift's own decoding of the
-        server's bytes disagrees with the browser's, store those bytes."""
+        server's bytes disagrees with the browser's, store those bytes. Two
+        names that read the bytes alike (an ASCII page read as windows-1252,
+        as Chromium reads a page that declares no charset) are no
+        disagreement: the rendered DOM, with what the scripts added, stays."""
         ctype = (response.headers.get(b"Content-Type") or b"").decode("latin-1")
         ours = decode_html(raw, ctype)[1]
         if normalize_encoding(charset) in (None, normalize_encoding(ours)):
             return response
+        try:
+            if raw.decode(charset) == raw.decode(ours):
+                return response
+        except (LookupError, UnicodeDecodeError):
+            pass  # one of them cannot read the bytes: they disagree
         self._inc("raw_html_kept")
         logger.debug("%s: browser decoded %s, bytes are %s", response.url, charset, ours)
         return response.replace(body=raw, encoding=ours)
@@ -470,7 +487,8 @@ class ScreenshotMiddleware:
     async def process_exception(self, request: Request, exception: BaseException) -> Request | None:
         if not request.meta.get(WANTED):
             return None
-        self.policy.release(request.url)
+        if request.meta.get(PHOTOGRAPH, True):
+            self.policy.release(request.url)
         self._inc(f"failed/{type(exception).__name__}")
         await self._finished(request)
         crashed = _browser_died(exception)
@@ -480,8 +498,9 @@ class ScreenshotMiddleware:
             # own client, so the page or its failure is recorded as without
             # screenshots.
             self._inc("fallback_http")
+            browser_keys = (WANTED, PHOTOGRAPH)
             meta = {k: v for k, v in request.meta.items()
-                    if not k.startswith("playwright") and k != WANTED}  # fmt: skip
+                    if not k.startswith("playwright") and k not in browser_keys}  # fmt: skip
             meta[FALLBACK] = True
             if crashed:
                 first_line = str(exception).strip().splitlines()[0] if str(exception) else ""

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import re
 from collections.abc import AsyncIterator, Iterator
 from datetime import UTC, datetime
 from typing import Any
@@ -39,6 +40,7 @@ from crawler.distributed import RECOVERED, SharedGrouper, SharedState, shared_st
 from crawler.failures import describe_failure
 from crawler.items import Outcome, PageItem
 from crawler.middlewares.retry_after import RETRY_AFTER_META
+from crawler.middlewares.screenshot import FALLBACK, RENDER
 from crawler.sitelist import SiteSpec, bare_host, merge_by_host, read_site_list
 from crawler.throttle import META_KEY as DELAY_META
 from crawler.traps import TrapGuard, TrapParams
@@ -68,6 +70,7 @@ _HTML_TYPES = ("text/html", "application/xhtml+xml")
 _NOT_PAGE_PREFIXES = ("image/", "audio/", "video/", "font/", "application/pdf",
                       "application/zip", "application/octet-stream", "application/x-",
                       "application/vnd.", "application/msword", "application/gzip")  # fmt: skip
+_SCRIPT_TAG = re.compile(rb"<script\b", re.I)
 
 
 class SiteSpider(Spider):
@@ -512,6 +515,13 @@ class SiteSpider(Spider):
             yield item
             return
         doc = Document(response.body, url=response.url, content_type=item.content_type)
+        if self._scripts_fill(response, doc):
+            # Fetched again through the browser (once), and processed then.
+            self.crawler.stats.inc_value("sitesift/pages/rendered_empty")
+            yield response.request.replace(
+                meta={**response.request.meta, RENDER: True}, dont_filter=True
+            )
+            return
         item.content_hash = hashlib.sha256(response.body).hexdigest()
         known = self.known.get(item.url)
         if self._known_good(item.url) and known.content_hash == item.content_hash:
@@ -527,6 +537,24 @@ class SiteSpider(Spider):
         # must already be scheduled (a distributed worker may die in between).
         yield from self._follow(spec, doc, response.url, item.depth + 1, reclaim=reclaim)
         yield item
+
+    def _scripts_fill(self, response: Response, doc: Document) -> bool:
+        """Whether a page Scrapy's client fetched shows (almost) nothing but
+        carries scripts, which would fill it in a browser (a forum's or a
+        shop's front end): SITESIFT_RENDER_EMPTY, with the browser in use."""
+        meta = response.meta
+        if meta.get(RENDER) or meta.get(FALLBACK) or meta.get("playwright"):
+            return False  # the browser's page already, or the browser failed on it
+        limit = self.settings.getint("SITESIFT_RENDER_EMPTY_CHARS")
+        if not self.settings.getbool("SITESIFT_RENDER_EMPTY") or limit <= 0:
+            return False
+        handler = str((self.settings.getdict("DOWNLOAD_HANDLERS") or {}).get("http", ""))
+        if "scrapy_playwright" not in handler:
+            return False
+        body = doc.stats.get(doc.body)
+        if body is not None and body.text_len >= limit:
+            return False
+        return _SCRIPT_TAG.search(response.body) is not None
 
     def _known_good(self, url: str) -> bool:
         known = self.known.get(url)
