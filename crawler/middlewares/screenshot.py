@@ -120,6 +120,13 @@ class ScreenshotConfig:
         )
 
 
+def browser_in_use(settings: BaseSettings) -> bool:
+    """Whether pages can go through the browser: scrapy-playwright is the
+    http download handler (it passes other requests to Scrapy's own)."""
+    handler = str((settings.getdict("DOWNLOAD_HANDLERS") or {}).get("http", ""))
+    return "scrapy_playwright" in handler
+
+
 class ScreenshotPolicy:
     """Decides per request URL; a slot freed by a failed capture is reused."""
 
@@ -288,8 +295,7 @@ class ScreenshotMiddleware:
             config = ScreenshotConfig.from_settings(crawler.settings)
         except ValueError as exc:
             raise NotConfigured(str(exc)) from exc
-        handler = str((crawler.settings.getdict("DOWNLOAD_HANDLERS") or {}).get("http", ""))
-        if "scrapy_playwright" not in handler:
+        if not browser_in_use(crawler.settings):
             raise NotConfigured("screenshots need scrapy-playwright as the http download handler")
         logger.info(
             "screenshots: %s%s, stored under %s, browser recycled every %d pages",

@@ -40,7 +40,7 @@ from crawler.distributed import RECOVERED, SharedGrouper, SharedState, shared_st
 from crawler.failures import describe_failure
 from crawler.items import Outcome, PageItem
 from crawler.middlewares.retry_after import RETRY_AFTER_META
-from crawler.middlewares.screenshot import FALLBACK, RENDER
+from crawler.middlewares.screenshot import FALLBACK, RENDER, browser_in_use
 from crawler.sitelist import SiteSpec, bare_host, merge_by_host, read_site_list
 from crawler.throttle import META_KEY as DELAY_META
 from crawler.traps import TrapGuard, TrapParams
@@ -548,8 +548,7 @@ class SiteSpider(Spider):
         limit = self.settings.getint("SITESIFT_RENDER_EMPTY_CHARS")
         if not self.settings.getbool("SITESIFT_RENDER_EMPTY") or limit <= 0:
             return False
-        handler = str((self.settings.getdict("DOWNLOAD_HANDLERS") or {}).get("http", ""))
-        if "scrapy_playwright" not in handler:
+        if not browser_in_use(self.settings):
             return False
         body = doc.stats.get(doc.body)
         if body is not None and body.text_len >= limit:
