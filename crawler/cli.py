@@ -327,7 +327,7 @@ def _decompressed(data: bytes, source: str) -> bytes:
     return out
 
 
-def _rendered(url: str) -> str:
+def _rendered(url: str) -> tuple[str | bytes, str | None]:
     """The page's HTML after Chromium ran its scripts (``crawler.render``),
     within the fetch deadline."""
     from crawler.render import Rendered, RenderError, render
@@ -343,7 +343,7 @@ def _rendered(url: str) -> str:
     page = _by_deadline(work, deadline, f"cannot render {url}: no page within {deadline:g} s")
     if page.status is not None and page.status >= 400:
         raise CLIError(f"cannot fetch {url}: HTTP {page.status}")
-    return page.html
+    return page.html, page.content_type
 
 
 def _not_a_page(data: bytes, content_type: str | None) -> str | None:
@@ -369,7 +369,7 @@ def cmd_extract(args: argparse.Namespace) -> int:
     if args.render:
         if not is_url:
             raise CLIError("--render takes an http(s) URL (a saved page is already rendered)")
-        data, url = _rendered(args.file), url or args.file
+        (data, content_type), url = _rendered(args.file), url or args.file
     elif is_url:
         (data, content_type), url = _fetch(args.file), url or args.file
     else:

@@ -4,7 +4,9 @@ Some pages ship an empty body that their scripts fill (forum and shop
 front ends); a plain fetch sees nothing to extract. This loads the page in
 the Chromium the crawl uses for screenshots (the launch options of
 ``crawler.settings``), waits for it to load and settle, and returns the
-HTML the scripts left, within one deadline.
+HTML the scripts left, within one deadline. When Chromium read the bytes
+in another charset than sitesift does (a wrong header on a GBK page), the
+server's bytes are returned instead, as the crawl stores them.
 """
 
 from __future__ import annotations
@@ -26,7 +28,8 @@ class RenderError(Exception):
 class Rendered:
     url: str  # after redirects
     status: int | None
-    html: str
+    html: str | bytes  # the DOM; the server's bytes when the browser misread them
+    content_type: str | None = None  # the server's, for those bytes
 
 
 def render(url: str, deadline: float) -> Rendered:
@@ -36,6 +39,7 @@ def render(url: str, deadline: float) -> Rendered:
     from playwright.sync_api import sync_playwright
 
     from crawler.settings import PLAYWRIGHT_LAUNCH_OPTIONS, USER_AGENT
+    from extractors.encoding import browser_misread
 
     end = time.monotonic() + deadline
 
@@ -52,7 +56,13 @@ def render(url: str, deadline: float) -> Rendered:
                 with contextlib.suppress(PlaywrightTimeout):
                     settle = min(SETTLE_SECONDS * 1000, left_ms())
                     page.wait_for_load_state("networkidle", timeout=settle)
-                return Rendered(page.url, response.status if response else None, page.content())
+                status = response.status if response else None
+                html, charset = page.content(), page.evaluate("document.characterSet")
+                raw = response.body() if response else b""
+                ctype = response.headers.get("content-type") if response else None
+                if raw and browser_misread(raw, ctype, charset):
+                    return Rendered(page.url, status, raw, ctype)  # as the crawl does
+                return Rendered(page.url, status, html)
             finally:
                 browser.close()
     except PlaywrightTimeout:

@@ -280,6 +280,24 @@ def decode_html(data: bytes | str, content_type: str | None = None) -> tuple[str
     return _strip_controls(text), encoding
 
 
+def browser_misread(raw: bytes, content_type: str | None, charset: str | None) -> str | None:
+    """The encoding to read a page's bytes with when a browser read them as
+    ``charset`` (``document.characterSet``) and sitesift reads them otherwise,
+    or None when the browser's reading stands. Chromium trusts a charset
+    header even when the bytes say otherwise (its DOM is then mojibake); two
+    names that read the bytes alike (an ASCII page read as windows-1252, as
+    Chromium reads a page that declares no charset) are no disagreement."""
+    ours = decode_html(raw, content_type)[1]
+    if normalize_encoding(charset) in (None, normalize_encoding(ours)):
+        return None
+    try:
+        if raw.decode(str(charset)) == raw.decode(ours):
+            return None
+    except (LookupError, UnicodeDecodeError):
+        pass  # one of them cannot read the bytes: they disagree
+    return ours
+
+
 # UTF-8 bytes read as Latin-1: "Ã©" for "é", "Â°" for "°".
 _UTF8_AS_LATIN1 = re.compile(r"[\u00c2-\u00f4][\u0080-\u00bf]")
 _LATIN1_LETTERS = re.compile(

@@ -322,6 +322,25 @@ def test_extract_render_runs_the_page_scripts(serve: Callable[[Handler], str]) -
     assert result["page_type"] == "article" and result["language"] == "en"
 
 
+def test_extract_render_keeps_the_bytes_a_wrong_header_misreads(
+    serve: Callable[[Handler], str],
+) -> None:
+    story = "市政府周二宣布，新开通的公交线路将连接老城区和高铁站，全程约四十分钟。" * 3
+    body = f"<html><head><title>公交新线</title></head><body><p>{story}</p></body></html>"
+
+    def gbk_said_utf8(h: BaseHTTPRequestHandler) -> None:
+        data = body.encode("gbk")
+        h.send_response(200)
+        h.send_header("Content-Type", "text/html; charset=utf-8")  # wrong
+        h.send_header("Content-Length", str(len(data)))
+        h.end_headers()
+        h.wfile.write(data)
+
+    proc = sitesift("extract", serve(gbk_said_utf8), "--render")
+    assert proc.returncode == 0, proc.stderr
+    assert "新开通的公交线路" in proc.stdout and "\ufffd" not in proc.stdout
+
+
 def test_extract_render_errors_are_clean(serve: Callable[[Handler], str], tmp_path: Path) -> None:
     assert_clean_error(sitesift("extract", serve(_page("gone", 404)), "--render"), "HTTP 404")
     with socket.socket() as probe:  # a port bound but not listening: refused

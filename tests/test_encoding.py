@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from extractors.encoding import decode_html, looks_binary, normalize_encoding
+from extractors.encoding import browser_misread, decode_html, looks_binary, normalize_encoding
 
 SIMPLIFIED = "国务院总理今天在人民大会堂会见了来访的客人，双方就经贸合作交换了意见。"
 TRADITIONAL = "中華民國臺灣的經濟發展與國際貿易合作關係，雙方會談內容豐富。"
@@ -137,3 +137,16 @@ def test_an_undeclared_western_page_is_windows_1252_when_it_reads_as_well() -> N
     for text, codec in ((french, "latin-1"), (czech, "cp1250")):
         decoded, _ = decode_html(f"<html><body><p>{text}</p></body></html>".encode(codec))
         assert text.strip() in decoded, codec
+
+
+def test_a_browser_misreads_only_when_its_reading_differs() -> None:
+    ascii_page = b"<html><body><p>Plain words, nothing else.</p></body></html>"
+    # Chromium reads an undeclared page as windows-1252: the same text here
+    assert browser_misread(ascii_page, "text/html", "windows-1252") is None
+    gbk = "<html><body><p>市政府周二宣布新开公交线路。</p></body></html>".encode("gbk")
+    # a wrong header: the browser trusted it, sitesift reads the bytes
+    assert browser_misread(gbk, "text/html; charset=utf-8", "UTF-8") == "gb18030"
+    assert browser_misread(gbk, "text/html; charset=gbk", "GBK") is None
+    latin = "<p>Le café ouvre à sept heures.</p>".encode("cp1252")
+    assert browser_misread(latin, "text/html", "windows-1252") is None
+    assert browser_misread(latin, "text/html", "") is None  # no reading to doubt

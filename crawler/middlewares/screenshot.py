@@ -57,7 +57,7 @@ from crawler.middlewares.destinations import DestinationGuard
 from crawler.screenshots import Capture, CaptureParams, ScreenshotStore, capture_page
 from crawler.sitelist import SCREENSHOT_MODES
 from crawler.urlgroups import url_pattern
-from extractors.encoding import decode_html, normalize_encoding
+from extractors.encoding import browser_misread
 
 logger = logging.getLogger(__name__)
 
@@ -471,21 +471,12 @@ class ScreenshotMiddleware:
         return response
 
     def _trust_our_decoding(self, response: Response, raw: bytes, charset: str) -> Response:
-        """Chromium trusts a charset header even when the bytes say otherwise,
-        and then its DOM is mojibake. When sitesift's own decoding of the
-        server's bytes disagrees with the browser's, store those bytes. Two
-        names that read the bytes alike (an ASCII page read as windows-1252,
-        as Chromium reads a page that declares no charset) are no
-        disagreement: the rendered DOM, with what the scripts added, stays."""
+        """When Chromium read the server's bytes otherwise than sitesift does
+        (a wrong charset header), store those bytes, not its mojibake DOM."""
         ctype = (response.headers.get(b"Content-Type") or b"").decode("latin-1")
-        ours = decode_html(raw, ctype)[1]
-        if normalize_encoding(charset) in (None, normalize_encoding(ours)):
+        ours = browser_misread(raw, ctype, charset)
+        if ours is None:
             return response
-        try:
-            if raw.decode(charset) == raw.decode(ours):
-                return response
-        except (LookupError, UnicodeDecodeError):
-            pass  # one of them cannot read the bytes: they disagree
         self._inc("raw_html_kept")
         logger.debug("%s: browser decoded %s, bytes are %s", response.url, charset, ours)
         return response.replace(body=raw, encoding=ours)
