@@ -39,11 +39,23 @@ setTimeout(() => {
 PARAGRAPHS = "".join(f"<p>{line}</p>" for line in STORY)
 PLAIN = f"<html><head><title>Plain</title></head><body><article>{PARAGRAPHS}</article></body>"
 INDEX = """<html><head><title>City News</title></head><body><h1>City News</h1>
-<ul><li><a href="app.html">Bike lanes approved (app)</a></li>
-<li><a href="plain.html">Bike lanes approved (plain)</a></li></ul></body></html>"""
+<ul><li><a href="plain.html">Bike lanes approved (plain)</a></li>
+<li><a href="t/1.html">Bike lanes approved</a></li>
+<li><a href="t/2.html">Bike lanes: the map</a></li>
+<li><a href="t/3.html">Bike lanes: the budget</a></li></ul></body></html>"""
+APPS = ("t/1.html", "t/2.html", "t/3.html")  # one URL pattern, built by their scripts
 
 
-class _Quiet(SimpleHTTPRequestHandler):
+class _Counting(SimpleHTTPRequestHandler):
+    """Serves the site and counts the GETs of each path."""
+
+    fetched: dict[str, int]
+
+    def do_GET(self) -> None:  # noqa: N802
+        path = self.path.lstrip("/")
+        self.fetched[path] = self.fetched.get(path, 0) + 1
+        super().do_GET()
+
     def log_message(self, *args: object) -> None:
         pass
 
@@ -64,7 +76,7 @@ def _crawl(tmp: Path, base: str, name: str, **settings: object) -> dict[str, dic
     items = {}
     for line in feed.read_text().splitlines():
         item = json.loads(line)
-        items[item["url"].rsplit("/", 1)[1]] = item
+        items[item["url"].split("/", 3)[3]] = item
     with sqlite3.connect(db) as conn:
         stored = dict(conn.execute("select url, text from articles"))
     for item in items.values():
@@ -73,42 +85,61 @@ def _crawl(tmp: Path, base: str, name: str, **settings: object) -> dict[str, dic
 
 
 @pytest.fixture(scope="module")
-def crawls(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, dict]]:
+def crawls(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict]:
     tmp = tmp_path_factory.mktemp("render")
     site = tmp / "site"
-    site.mkdir()
-    for name, body in {"index.html": INDEX, "app.html": APP, "plain.html": PLAIN}.items():
+    (site / "t").mkdir(parents=True)
+    for name, body in {"index.html": INDEX, "plain.html": PLAIN}.items():
         (site / name).write_text(body, encoding="utf-8")
-    server = ThreadingHTTPServer(("127.0.0.1", 0), partial(_Quiet, directory=str(site)))
+    for name in APPS:
+        (site / name).write_text(APP, encoding="utf-8")
+    fetched: dict[str, int] = {}
+    handler = type("Handler", (_Counting,), {"fetched": fetched})
+    server = ThreadingHTTPServer(("127.0.0.1", 0), partial(handler, directory=str(site)))
     threading.Thread(target=server.serve_forever, daemon=True).start()
     base = f"http://127.0.0.1:{server.server_address[1]}/"
+    runs = {}
     try:
-        return {
-            "on": _crawl(tmp, base, "on"),
-            "off": _crawl(tmp, base, "off", SITESIFT_RENDER_EMPTY=False),
-            "group": _crawl(tmp, base, "group", SITESIFT_SCREENSHOTS="group"),
-        }
+        for name, settings in {
+            "on": {"CONCURRENT_REQUESTS": 1},
+            "off": {"SITESIFT_RENDER_EMPTY": False},
+            "group": {"SITESIFT_SCREENSHOTS": "group"},
+        }.items():
+            fetched.clear()
+            items = _crawl(tmp, base, name, **settings)
+            runs[name] = {"items": items, "fetched": dict(fetched)}
     finally:
         server.shutdown()
+    return runs
 
 
-def test_a_page_its_scripts_fill_is_rendered_and_extracted(crawls: dict) -> None:
-    app = crawls["on"]["app.html"]
-    assert app["outcome"] == "ok"
-    assert STORY[1] in app["text"] and STORY[1] in app["stored"]
-    assert not app["screenshot"]  # rendered for its text: screenshots are off
-    plain = crawls["on"]["plain.html"]  # a page with text is not fetched twice
+def test_pages_their_scripts_fill_are_rendered_and_extracted(crawls: dict) -> None:
+    items, fetched = crawls["on"]["items"], crawls["on"]["fetched"]
+    for name in APPS:
+        app = items[name]
+        assert app["outcome"] == "ok"
+        assert STORY[1] in app["text"] and STORY[1] in app["stored"], name
+        assert not app["screenshot"]  # rendered for its text: screenshots are off
+    # The first page of the pattern was fetched plainly, found empty and
+    # rendered; pages asked for after that went straight to the browser (the
+    # next one may have been on its way already).
+    counts = [fetched[name] for name in APPS]
+    assert max(counts) == 2 and min(counts) == 1, counts
+    plain = items["plain.html"]  # a page with text is fetched once
     assert STORY[1] in plain["text"] and not plain["screenshot"]
+    assert fetched["plain.html"] == 1
 
 
-def test_without_render_empty_the_page_stays_empty(crawls: dict) -> None:
-    app = crawls["off"]["app.html"]
-    assert app["outcome"] == "ok" and STORY[1] not in (app["text"] or "")
+def test_without_render_empty_the_pages_stay_empty(crawls: dict) -> None:
+    items, fetched = crawls["off"]["items"], crawls["off"]["fetched"]
+    for name in APPS:
+        assert items[name]["outcome"] == "ok" and STORY[1] not in (items[name]["text"] or "")
+        assert fetched[name] == 1
 
 
 def test_a_rendered_page_is_photographed_when_the_policy_wants_it(crawls: dict) -> None:
-    items = crawls["group"]
-    assert STORY[1] in items["app.html"]["text"]
-    for name in ("index.html", "app.html", "plain.html"):
-        shot = items[name]["screenshot"]  # first pages of their groups
+    items = crawls["group"]["items"]
+    for name in ("index.html", "plain.html", *APPS):
+        assert name == "index.html" or STORY[1] in items[name]["text"], name
+        shot = items[name]["screenshot"]  # first pages of their patterns
         assert shot and Path(shot["path"]).is_file(), name

@@ -73,6 +73,7 @@ CONTEXT = "sitesift"  # the browser context used for screenshots
 RENDER = "sitesift_render"
 PHOTOGRAPH = "sitesift_photograph"  # request meta: the policy counted this page
 _SKIP_EXTENSIONS = frozenset("." + ext for ext in IGNORED_EXTENSIONS)
+_MAX_SCRIPTED_PATTERNS = 10_000  # a trap's patterns must not grow the set for ever
 
 
 @dataclass(frozen=True)
@@ -286,6 +287,9 @@ class ScreenshotMiddleware:
         self._recycled: Any = None  # the browser _finished closed last
         self._recycling: asyncio.Event | None = None
         self.cache = SubresourceCache(config.cache_mb * 1024 * 1024)
+        # URL patterns a page of which came back empty but for its scripts:
+        # their next pages go straight to the browser (one fetch, not two).
+        self._scripted: set[str] = set()
         # SITESIFT_DENY_PRIVATE holds for the browser's own requests too.
         self.guard = DestinationGuard.from_settings(crawler.settings) if crawler else None
 
@@ -327,8 +331,9 @@ class ScreenshotMiddleware:
             return None
         if not self._is_page_request(request):
             return None
+        render = self._render_wanted(request)
         photograph = self.policy.take(request.url, self._mode_for(request))
-        if not (photograph or request.meta.get(RENDER)):
+        if not (photograph or render):
             return None
         while self._recycling is not None:  # let the old browser drain first
             await self._recycling.wait()
@@ -349,6 +354,20 @@ class ScreenshotMiddleware:
             }
         )
         return None
+
+    def _render_wanted(self, request: Request) -> bool:
+        """Whether the page is rendered for its text: the spider found it
+        empty but for its scripts, or another page of its URL pattern was."""
+        pattern = url_pattern(request.url)
+        if request.meta.get(RENDER):
+            if len(self._scripted) < _MAX_SCRIPTED_PATTERNS:
+                self._scripted.add(pattern)
+            return True
+        if pattern in self._scripted:
+            request.meta[RENDER] = True
+            self._inc("rendered_by_pattern")
+            return True
+        return False
 
     async def _init_page(self, page: Any, request: Request) -> None:
         self._watch(page.context.browser)

@@ -518,8 +518,11 @@ class SiteSpider(Spider):
         if self._scripts_fill(response, doc):
             # Fetched again through the browser (once), and processed then.
             self.crawler.stats.inc_value("sitesift/pages/rendered_empty")
+            # first in line: its URL pattern's next pages learn from it
             yield response.request.replace(
-                meta={**response.request.meta, RENDER: True}, dont_filter=True
+                meta={**response.request.meta, RENDER: True},
+                dont_filter=True,
+                priority=response.request.priority + 1,
             )
             return
         item.content_hash = hashlib.sha256(response.body).hexdigest()
