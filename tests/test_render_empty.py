@@ -42,8 +42,11 @@ INDEX = """<html><head><title>City News</title></head><body><h1>City News</h1>
 <ul><li><a href="plain.html">Bike lanes approved (plain)</a></li>
 <li><a href="t/1.html">Bike lanes approved</a></li>
 <li><a href="t/2.html">Bike lanes: the map</a></li>
-<li><a href="t/3.html">Bike lanes: the budget</a></li></ul></body></html>"""
+<li><a href="t/3.html">Bike lanes: the budget</a></li>
+<li><a href="spin.html">Loading</a></li></ul></body></html>"""
 APPS = ("t/1.html", "t/2.html", "t/3.html")  # one URL pattern, built by their scripts
+# Empty but for a script that never yields once the page loaded.
+SPIN = "<html><body><script>addEventListener('load', () => { while (true) {} })</script></body>"
 
 
 class _Counting(SimpleHTTPRequestHandler):
@@ -65,8 +68,9 @@ def _crawl(tmp: Path, base: str, name: str, **settings: object) -> dict[str, dic
     db, feed = tmp / f"{name}.db", tmp / f"{name}.jsonl"
     settings = {"SITESIFT_SCREENSHOTS": "none", "SITESIFT_SCREENSHOT_DIR": tmp / f"{name}-shots",
                 "DOWNLOAD_DELAY": 0, "AUTOTHROTTLE_START_DELAY": 0, "RETRY_TIMES": 0,
+                "SITESIFT_SCREENSHOT_TIMEOUT": 4, "PLAYWRIGHT_DEFAULT_NAVIGATION_TIMEOUT": 8000,
                 "SITESIFT_FOLLOW_SITEMAPS": False, "SITESIFT_DEDUP_ENABLED": False,
-                "FEED_EXPORT_FIELDS": "url,outcome,text,screenshot", **settings}  # fmt: skip
+                "FEED_EXPORT_FIELDS": "url,outcome,reason,text,screenshot", **settings}  # fmt: skip
     args = [sys.executable, "-m", "crawler.cli", "crawl", str(tmp / f"{name}.txt"),
             "--db", f"sqlite:///{db}", "-O", str(feed)]  # fmt: skip
     for key, value in settings.items():
@@ -89,7 +93,7 @@ def crawls(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict]:
     tmp = tmp_path_factory.mktemp("render")
     site = tmp / "site"
     (site / "t").mkdir(parents=True)
-    for name, body in {"index.html": INDEX, "plain.html": PLAIN}.items():
+    for name, body in {"index.html": INDEX, "plain.html": PLAIN, "spin.html": SPIN}.items():
         (site / name).write_text(body, encoding="utf-8")
     for name in APPS:
         (site / name).write_text(APP, encoding="utf-8")
@@ -143,3 +147,11 @@ def test_a_rendered_page_is_photographed_when_the_policy_wants_it(crawls: dict) 
         assert name == "index.html" or STORY[1] in items[name]["text"], name
         shot = items[name]["screenshot"]  # first pages of their patterns
         assert shot and Path(shot["path"]).is_file(), name
+
+
+def test_a_page_the_browser_cannot_render_is_stored_as_fetched(crawls: dict) -> None:
+    items, fetched = crawls["on"]["items"], crawls["on"]["fetched"]
+    spin = items["spin.html"]
+    assert spin["outcome"] == "ok", spin  # nothing lost: the plain fetch is stored
+    assert spin["reason"].startswith("not rendered (its scripts failed in the browser)")
+    assert fetched["spin.html"] == 3  # plainly, in the browser, plainly again

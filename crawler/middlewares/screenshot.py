@@ -508,21 +508,25 @@ class ScreenshotMiddleware:
         self._inc(f"failed/{type(exception).__name__}")
         await self._finished(request)
         crashed = _browser_died(exception)
-        if crashed or "net::ERR_" in str(exception):
+        rendering = bool(request.meta.get(RENDER))
+        if crashed or rendering or "net::ERR_" in str(exception):
             # The browser could not reach the page (refused, DNS, a port
-            # Chromium will not use...) or died on it: fetch it with Scrapy's
-            # own client, so the page or its failure is recorded as without
-            # screenshots.
+            # Chromium will not use...), died on it, or could not render a
+            # page wanted for its text (a script that never yields): fetch it
+            # with Scrapy's own client, so the page or its failure is recorded
+            # as without the browser.
             self._inc("fallback_http")
             browser_keys = (WANTED, PHOTOGRAPH)
             meta = {k: v for k, v in request.meta.items()
                     if not k.startswith("playwright") and k not in browser_keys}  # fmt: skip
             meta[FALLBACK] = True
+            first_line = str(exception).strip().splitlines()[0] if str(exception) else ""
+            why = f"{type(exception).__name__}: {first_line}"
             if crashed:
-                first_line = str(exception).strip().splitlines()[0] if str(exception) else ""
-                meta[SHOT_FAILED] = (
-                    f"screenshot failed (browser crashed): {type(exception).__name__}: {first_line}"
-                )[:300]
+                meta[SHOT_FAILED] = f"screenshot failed (browser crashed): {why}"[:300]
+            elif rendering:
+                self._scripted.discard(url_pattern(request.url))  # no use sending more
+                meta[SHOT_FAILED] = f"not rendered (its scripts failed in the browser): {why}"[:300]
             return request.replace(meta=meta, dont_filter=True)
         return None
 
