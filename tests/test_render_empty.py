@@ -43,7 +43,8 @@ INDEX = """<html><head><title>City News</title></head><body><h1>City News</h1>
 <li><a href="t/1.html">Bike lanes approved</a></li>
 <li><a href="t/2.html">Bike lanes: the map</a></li>
 <li><a href="t/3.html">Bike lanes: the budget</a></li>
-<li><a href="spin.html">Loading</a></li></ul></body></html>"""
+<li><a href="spin.html">Loading</a></li>
+<li><a href="story">Bike lanes: moved</a></li></ul></body></html>"""
 APPS = ("t/1.html", "t/2.html", "t/3.html")  # one URL pattern, built by their scripts
 # Empty but for a script that never yields once the page loaded.
 SPIN = "<html><body><script>addEventListener('load', () => { while (true) {} })</script></body>"
@@ -85,6 +86,7 @@ def _crawl(tmp: Path, base: str, name: str, **settings: object) -> dict[str, dic
         stored = dict(conn.execute("select url, text from articles"))
     for item in items.values():
         item["stored"] = stored.get(item["url"])
+    items["log"] = proc.stderr
     return items
 
 
@@ -95,7 +97,8 @@ def crawls(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict]:
     (site / "t").mkdir(parents=True)
     for name, body in {"index.html": INDEX, "plain.html": PLAIN, "spin.html": SPIN}.items():
         (site / name).write_text(body, encoding="utf-8")
-    for name in APPS:
+    (site / "story").mkdir()  # "story" is redirected to "story/"
+    for name in (*APPS, "story/index.html"):
         (site / name).write_text(APP, encoding="utf-8")
     fetched: dict[str, int] = {}
     handler = type("Handler", (_Counting,), {"fetched": fetched})
@@ -129,6 +132,11 @@ def test_pages_their_scripts_fill_are_rendered_and_extracted(crawls: dict) -> No
     # next one may have been on its way already).
     counts = [fetched[name] for name in APPS]
     assert max(counts) == 2 and min(counts) == 1, counts
+    # A redirected page keeps the URL it was asked for; the request made
+    # again carries none of Scrapy's per-fetch meta.
+    moved = items["story"]
+    assert STORY[1] in moved["text"] and moved["outcome"] == "ok"
+    assert "internal meta keys" not in items["log"]
     plain = items["plain.html"]  # a page with text is fetched once
     assert STORY[1] in plain["text"] and not plain["screenshot"]
     assert fetched["plain.html"] == 1

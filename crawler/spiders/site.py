@@ -63,6 +63,12 @@ logger = logging.getLogger(__name__)
 SITE = "sitesift_site"
 DEPTH = "sitesift_depth"
 REFERER = "sitesift_referer"
+ASKED = "sitesift_asked_url"  # the URL a page was first asked for, before redirects
+# Meta Scrapy sets as a request is fetched: a page asked for again (to be
+# rendered) starts without it, and keeps the URL it was asked for in ASKED.
+_PER_FETCH_META = frozenset({"download_latency", "retry_times", "redirect_times", "redirect_ttl",
+                             "redirect_reasons", "redirect_urls", "_auth_proxy", "_scheme_proxy",
+                             "cache_timestamp", "_dont_cache"})  # fmt: skip
 
 # Content types that are pages; anything else is recorded as skipped, and
 # its body is not even downloaded.
@@ -465,14 +471,13 @@ class SiteSpider(Spider):
 
     def _item(self, response: Response, spec: SiteSpec) -> PageItem:
         headers = response.headers
-        redirects = response.meta.get("redirect_urls") or [response.url]
 
         def header(name: bytes) -> str | None:
             value = headers.get(name)
             return value.decode("latin-1") if value else None
 
         return PageItem(
-            url=redirects[0],
+            url=_asked_url(response.meta, response.url),
             site=spec.host,
             final_url=response.url,
             status=response.status,
@@ -519,10 +524,10 @@ class SiteSpider(Spider):
             # Fetched again through the browser (once), and processed then.
             self.crawler.stats.inc_value("sitesift/pages/rendered_empty")
             # first in line: its URL pattern's next pages learn from it
+            meta = {k: v for k, v in response.request.meta.items() if k not in _PER_FETCH_META}
+            meta |= {RENDER: True, ASKED: item.url}
             yield response.request.replace(
-                meta={**response.request.meta, RENDER: True},
-                dont_filter=True,
-                priority=response.request.priority + 1,
+                meta=meta, dont_filter=True, priority=response.request.priority + 1
             )
             return
         item.content_hash = hashlib.sha256(response.body).hexdigest()
@@ -621,7 +626,7 @@ class SiteSpider(Spider):
         self.crawler.stats.inc_value(f"sitesift/pages/{outcome}")
         yield PageItem(
             # A redirect hop that failed is recorded under the URL that was asked for.
-            url=(request.meta.get("redirect_urls") or [request.url])[0],
+            url=_asked_url(request.meta, request.url),
             site=spec.host,
             outcome=outcome,
             reason=reason,
@@ -629,6 +634,12 @@ class SiteSpider(Spider):
             depth=request.meta.get(DEPTH, 0),
             referer=request.meta.get(REFERER),
         )
+
+
+def _asked_url(meta: dict[str, Any], url: str) -> str:
+    """The URL a page was asked for: a redirect's first hop, or the page's
+    own URL when it was asked for again to be rendered."""
+    return meta.get(ASKED) or (meta.get("redirect_urls") or [url])[0]
 
 
 def _looks_html(head: bytes) -> bool:
