@@ -521,9 +521,9 @@ class SiteSpider(Spider):
             return
         doc = Document(response.body, url=response.url, content_type=item.content_type)
         if self._scripts_fill(response, doc):
-            # Fetched again through the browser (once), and processed then.
+            # Asked for again, through the browser, and processed then; first
+            # in line, so the next pages of its URL pattern learn from it.
             self.crawler.stats.inc_value("sitesift/pages/rendered_empty")
-            # first in line: its URL pattern's next pages learn from it
             meta = {k: v for k, v in response.request.meta.items() if k not in _PER_FETCH_META}
             meta |= {RENDER: True, ASKED: item.url}
             yield response.request.replace(
