@@ -358,12 +358,11 @@ class ScreenshotMiddleware:
     def _render_wanted(self, request: Request) -> bool:
         """Whether the page is rendered for its text: the spider found it
         empty but for its scripts, or another page of its URL pattern was."""
-        pattern = url_pattern(request.url)
         if request.meta.get(RENDER):
             if len(self._scripted) < _MAX_SCRIPTED_PATTERNS:
-                self._scripted.add(pattern)
+                self._scripted.add(url_pattern(request.url))
             return True
-        if pattern in self._scripted:
+        if self._scripted and url_pattern(request.url) in self._scripted:
             request.meta[RENDER] = True
             self._inc("rendered_by_pattern")
             return True

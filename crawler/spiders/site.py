@@ -23,6 +23,7 @@ import logging
 import re
 from collections.abc import AsyncIterator, Iterator
 from datetime import UTC, datetime
+from functools import cached_property
 from typing import Any
 
 from lxml import etree
@@ -553,15 +554,19 @@ class SiteSpider(Spider):
         meta = response.meta
         if meta.get(RENDER) or meta.get(FALLBACK) or meta.get("playwright"):
             return False  # the browser's page already, or the browser failed on it
-        limit = self.settings.getint("SITESIFT_RENDER_EMPTY_CHARS")
-        if not self.settings.getbool("SITESIFT_RENDER_EMPTY") or limit <= 0:
-            return False
-        if not browser_in_use(self.settings):
-            return False
+        below = self._render_empty_below
         body = doc.stats.get(doc.body)
-        if body is not None and body.text_len >= limit:
+        if not below or (body is not None and body.text_len >= below):
             return False
         return _SCRIPT_TAG.search(response.body) is not None
+
+    @cached_property
+    def _render_empty_below(self) -> int:
+        """SITESIFT_RENDER_EMPTY_CHARS when pages may be rendered for their
+        text (the setting on, the browser in use), else 0: read once."""
+        if not (self.settings.getbool("SITESIFT_RENDER_EMPTY") and browser_in_use(self.settings)):
+            return 0
+        return max(0, self.settings.getint("SITESIFT_RENDER_EMPTY_CHARS"))
 
     def _known_good(self, url: str) -> bool:
         known = self.known.get(url)
