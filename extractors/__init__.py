@@ -13,11 +13,14 @@ tree. Nothing here imports Scrapy or a database.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
+from functools import wraps
 from importlib import import_module
 from typing import Any
 
 from .document import Document, ExtractionError, as_document
 from .result import LengthClass, PageType, Record, Result
+from .text import PRE_BREAK
 
 __all__ = [
     "METHODS",
@@ -48,10 +51,15 @@ _METHOD_PATHS: dict[str, str] = {
 TAKES_REFERENCE = frozenset({"layout", "auto"})
 
 
-class _Methods(dict):
-    """A dict of method name -> callable that imports each module lazily."""
+_FUNCTIONS: dict[str, Callable[..., Result]] = {}
 
-    def __missing__(self, name: str) -> Callable[..., Result]:
+
+def method_function(name: str) -> Callable[..., Result]:
+    """The named method's own function, whose text keeps each block of
+    preformatted text on one line (joined by ``text.PRE_BREAK``): what
+    ``auto`` combines. Users want :data:`METHODS`."""
+    fn = _FUNCTIONS.get(name)
+    if fn is None:
         try:
             path = _METHOD_PATHS[name]
         except KeyError:
@@ -59,8 +67,28 @@ class _Methods(dict):
                 f"unknown extraction method {name!r}; choose from {', '.join(_METHOD_PATHS)}"
             ) from None
         module, func = path.split(":")
-        fn = getattr(import_module(module), func)
-        self[name] = fn
+        fn = _FUNCTIONS[name] = getattr(import_module(module), func)
+    return fn
+
+
+def _with_line_breaks(fn: Callable[..., Result]) -> Callable[..., Result]:
+    """The method as the API gives it: a code block's lines on lines of their own."""
+
+    @wraps(fn)
+    def run(*args: Any, **kwargs: Any) -> Result:
+        result = fn(*args, **kwargs)
+        if PRE_BREAK in result.text:  # a copy: auto keeps its voters' results
+            result = replace(result, text=result.text.replace(PRE_BREAK, "\n"))
+        return result
+
+    return run
+
+
+class _Methods(dict):
+    """A dict of method name -> callable that imports each module lazily."""
+
+    def __missing__(self, name: str) -> Callable[..., Result]:
+        fn = self[name] = _with_line_breaks(method_function(name))
         return fn
 
     def __iter__(self):

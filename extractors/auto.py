@@ -284,12 +284,12 @@ def _run(name: str, doc: Document, url: str | None, reference: Any) -> Result | 
 
 
 def _call(name: str, doc: Document, url: str | None, reference: Any) -> Result | None:
-    from . import METHODS
+    from . import method_function
 
     kwargs: dict[str, Any] = {"reference": reference} if reference is not None else {}
     kwargs.update(VOTER_PARAMS.get(name, {}))
     try:
-        return METHODS[name](doc, url, **kwargs)
+        return method_function(name)(doc, url, **kwargs)
     except Exception:  # one failing voter must not sink the page
         log.warning("auto: method %s failed on %s", name, url or "<page>", exc_info=True)
         return None

@@ -20,7 +20,7 @@ from urllib.parse import urljoin
 from lxml import etree, html
 
 from .encoding import decode_html, looks_binary
-from .text import clean_text, collapse_ws, guess_language, nonspace_len
+from .text import clean_text, collapse_ws, guess_language, nonspace_len, preformatted_text
 
 T = TypeVar("T")
 
@@ -111,6 +111,8 @@ BLOCK_TAGS = frozenset(
     }  # fmt: skip
 )
 HEADING_TAGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
+# Block tags whose text keeps its line breaks and indentation (code, logs).
+PREFORMATTED_TAGS = frozenset({"pre", "listing", "xmp", "plaintext"})
 FORM_TAGS = frozenset({"form", "input", "select", "option", "textarea", "button", "label"})
 _HIDDEN_STYLE = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.I)
 # A hidden subtree with more than this share of the page's text is content
@@ -674,7 +676,8 @@ def text_lines(
     skip: frozenset[etree._Element] | set[etree._Element] | None = None,
     limit: int | None = None,
 ) -> list[str]:
-    """Text of a subtree as lines: a new line at every block tag and ``<br>``.
+    """Text of a subtree as lines: a new line at every block tag and ``<br>``,
+    a block of preformatted text on one line (see ``text.PRE_BREAK``).
 
     ``skip`` holds elements whose subtree (not tail) is left out — the way
     pruning algorithms render their result without mutating the shared tree.
@@ -682,11 +685,12 @@ def text_lines(
     """
     lines: list[str] = []
     current: list[str] = []
+    preformatted = 0  # open <pre> and the like
 
     def flush() -> None:
         if current:
-            line = collapse_ws(clean_text("".join(current)))
-            if line:
+            text = "".join(current)
+            if line := preformatted_text(text) if preformatted else collapse_ws(clean_text(text)):
                 lines.append(line)
             current.clear()
 
@@ -713,6 +717,7 @@ def text_lines(
                 continue
             if tag in BLOCK_TAGS:
                 flush()
+                preformatted += tag in PREFORMATTED_TAGS
             if node.text:
                 current.append(node.text)
             continue
@@ -720,6 +725,7 @@ def text_lines(
             skipping = False
         elif node.tag in BLOCK_TAGS:
             flush()
+            preformatted -= node.tag in PREFORMATTED_TAGS
         if node is not el and node.tail:
             current.append(node.tail)
     flush()

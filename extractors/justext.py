@@ -28,9 +28,9 @@ from typing import Any
 from lxml import etree
 
 from . import stoplists
-from .document import HEADING_TAGS, Document, as_document
+from .document import HEADING_TAGS, PREFORMATTED_TAGS, Document, as_document
 from .result import Result
-from .text import Tokenizer, cjk_ratio, clean_text, collapse_ws, tokens
+from .text import Tokenizer, cjk_ratio, clean_text, collapse_ws, preformatted_text, tokens
 
 METHOD = "justext"
 # Language code for pages no stoplist fits: jusText's language-independent
@@ -149,6 +149,7 @@ class Paragraph:
     element: etree._Element  # innermost block element open where it starts
     heading: bool = False  # starts inside <h1>..<h6>
     in_select: bool = False  # holds text of a <select>
+    shown: str | None = None  # preformatted text (<pre>) as the page shows it
     stopword_density: float | None = None  # measured only when needed
     cf_class: ParagraphClass = ParagraphClass.SHORT  # context-free class
     cls: ParagraphClass = ParagraphClass.SHORT  # final class
@@ -170,12 +171,14 @@ class Paragraph:
 
 
 def _paragraph(parts: list[str], link_chars: int, element: etree._Element, heading: bool,
-               in_select: bool) -> Paragraph | None:  # fmt: skip
-    text = collapse_ws("".join(parts))
+               in_select: bool, preformatted: bool) -> Paragraph | None:  # fmt: skip
+    raw = "".join(parts)
+    text = collapse_ws(raw)
     if not text:
         return None
     return Paragraph(text=text, link_chars=min(link_chars, len(text)), element=element,
-                     heading=heading, in_select=in_select)  # fmt: skip
+                     heading=heading, in_select=in_select,
+                     shown=preformatted_text(raw) if preformatted else None)  # fmt: skip
 
 
 def make_paragraphs(doc: Document) -> list[Paragraph]:
@@ -189,9 +192,9 @@ def make_paragraphs(doc: Document) -> list[Paragraph]:
     paragraphs: list[Paragraph] = []
     parts: list[str] = []
     link_chars = 0
-    links = headings = selects = 0  # open <a>, <hN>, <select>
+    links = headings = selects = pre = 0  # open <a>, <hN>, <select>, <pre>
     blocks = [root]  # open block elements
-    br = start_heading = start_select = False
+    br = start_heading = start_select = start_pre = False
     start_block = root
     ws_sub, block_tags, heading_tags = _WS.sub, PARAGRAPH_TAGS, HEADING_TAGS
     for event, el in etree.iterwalk(root, events=("start", "end")):
@@ -206,6 +209,8 @@ def make_paragraphs(doc: Document) -> list[Paragraph]:
                 headings += 1
             elif tag == "select":
                 selects += 1
+            elif tag in PREFORMATTED_TAGS:
+                pre += 1
             if tag in block_tags or (br and tag == "br"):
                 if tag != "br":
                     blocks.append(el)
@@ -223,6 +228,8 @@ def make_paragraphs(doc: Document) -> list[Paragraph]:
                 headings -= 1
             elif tag == "select":
                 selects -= 1
+            elif tag in PREFORMATTED_TAGS:
+                pre -= 1
             if tag in block_tags:
                 if len(blocks) > 1 and blocks[-1] is el:
                     blocks.pop()
@@ -230,22 +237,28 @@ def make_paragraphs(doc: Document) -> list[Paragraph]:
             text = el.tail if el is not root else None
         if boundary:
             if parts and (para := _paragraph(parts, link_chars, start_block, start_heading,
-                                             start_select)):  # fmt: skip
+                                             start_select, start_pre)):  # fmt: skip
                 paragraphs.append(para)
             parts.clear()
             link_chars = 0
             start_heading, start_select, start_block = headings > 0, selects > 0, blocks[-1]
+            start_pre = pre > 0
         if text and not text.isspace():
-            text = ws_sub(" ", text)
+            if not pre:
+                text = ws_sub(" ", text)
             parts.append(text)
             if links:
                 link_chars += len(text.strip())
             if selects:
                 start_select = True
             br = False
+        elif text and pre:  # preformatted: its line breaks and indentation
+            parts.append(text)
         elif text and parts:  # the space between two inline elements
             parts.append(" ")
-    if parts and (para := _paragraph(parts, link_chars, start_block, start_heading, start_select)):
+    if parts and (
+        para := _paragraph(parts, link_chars, start_block, start_heading, start_select, start_pre)
+    ):
         paragraphs.append(para)
     return paragraphs
 
@@ -498,7 +511,7 @@ def extract(
     classify_context_free(paragraphs, chosen)
     revise_classes(paragraphs, chosen)
     good = [p for p in paragraphs if p.cls is ParagraphClass.GOOD]
-    lines = [line for line in (clean_text(p.text).strip() for p in good) if line]
+    lines = [line for line in (p.shown or clean_text(p.text).strip() for p in good) if line]
     node = common_ancestor(_distinct(p.element for p in good))
     return Result(
         text="\n".join(lines),

@@ -177,6 +177,25 @@ def clean_text(text: str) -> str:
     return _LOOSE_ZWJ.sub("", cleaned) if "\u200d" in cleaned else cleaned
 
 
+# Joins the lines of one block of preformatted text (``<pre>``: code, logs,
+# verse laid out by hand) inside one line of an extractor's output, so that
+# the line rules (boilerplate, comments, teasers, line lengths) treat a code
+# block as one paragraph. The public API (``extractors.extract``, ``METHODS``)
+# turns it back into line breaks. Text outside ``<pre>`` never holds it: text
+# lines fold every whitespace character to a space.
+PRE_BREAK = "\u2028"  # LINE SEPARATOR
+
+
+def preformatted_text(text: str) -> str:
+    """Preformatted text as the page shows it, joined by :data:`PRE_BREAK`:
+    its lines with their indentation (tabs as 4 spaces) less the indentation
+    they all share (the HTML source's), without trailing space or blank lines."""
+    lines = [clean_text(piece.expandtabs(4)).rstrip() for piece in text.split("\n")]
+    lines = [line for line in lines if line and not line.isspace()]
+    shared = min((len(line) - len(line.lstrip()) for line in lines), default=0)
+    return PRE_BREAK.join(line[shared:] for line in lines)
+
+
 _LETTER = re.compile(r"[^\W\d_]")  # letters (str.isalpha, plus a few numerals like ²)
 _KANA = re.compile("[\u3040-\u30ff]")
 _HANGUL = re.compile("[\uac00-\ud7af]")

@@ -7,6 +7,7 @@ from hypothesis import strategies as st
 
 from extractors import extract
 from extractors.document import as_document, text_lines
+from extractors.text import PRE_BREAK
 
 PAGE = """<html lang="en"><head><title>A title</title>
 <meta property="og:title" content="OG title">
@@ -43,6 +44,18 @@ def test_statistics_and_lines() -> None:
     assert text_lines(main, skip={main.find("ul")}) == ["Head", "First link para."]
 
 
+def test_a_preformatted_block_keeps_its_lines_and_indentation_as_one_line() -> None:
+    # The HTML source indents the block by 6 (a tab counts 4); the code's own
+    # indentation stays. The public API turns PRE_BREAK into line breaks.
+    page = (
+        "<html><body><p>Before the code.</p><pre><code>\n      def f(x):\n"
+        "          if x:\n\t\t      return x\n\n      <b>print</b>(f(1))  \n</code></pre>"
+        "<p>After   the\n code.</p></body></html>"
+    )
+    code = PRE_BREAK.join(["def f(x):", "    if x:", "        return x", "print(f(1))"])
+    assert text_lines(as_document(page).body) == ["Before the code.", code, "After the code."]
+
+
 def test_bytes_are_decoded_with_the_declared_charset() -> None:
     html = '<html><head><meta charset="gbk"></head><body><p>中文正文内容</p></body></html>'
     doc = as_document(html.encode("gbk"))
@@ -66,7 +79,8 @@ def test_deep_nesting_and_garbage_do_not_break_parsing() -> None:
 def test_any_text_parses(text: str) -> None:
     doc = as_document(text)
     for line in text_lines(doc.body):
-        assert line == line.strip() and line
+        # a block of <pre> keeps its lines' indentation past the first line
+        assert line and (line == line.strip() or PRE_BREAK in line)
 
 
 def test_hidden_body_revealed_by_script_is_kept() -> None:

@@ -391,6 +391,22 @@ def test_a_long_comments_header_still_cuts_the_comments() -> None:
     assert cut_comments([*PARAS, header, "Nonsense, all of it. - Ann, Leeds"]) == PARAS
 
 
+def test_code_blocks_keep_their_lines_and_no_line_rule_reads_inside_them() -> None:
+    # A quoted mail in <pre> holds lines that alone would be furniture: a
+    # comments header ends the article, "Share this" is boilerplate. Inside
+    # a code block they are the article's, as is everything after it.
+    mail = "From: Jane Roe\nSubject: the new parser\n\nComments?\nShare this\n  -- Jane"
+    page = ARTICLE.replace(
+        f"<p>{PARAS[2]}</p>", f"<pre>{mail}</pre><pre>def f():\n    return 1</pre><p>{PARAS[2]}</p>"
+    )
+    for method in ("auto", "cetd", "awce", "boilerpipe", "layout"):
+        text = METHODS[method](page).text
+        assert "Subject: the new parser\nComments?\nShare this\n  -- Jane\n" in text, method
+        assert "def f():\n    return 1" in text, method
+        assert PARAS[3] in text, method
+        assert "\u2028" not in text
+
+
 def test_lead_paragraph_above_the_chosen_body_is_put_back() -> None:
     from extractors.auto import _with_lead
 

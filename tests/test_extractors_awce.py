@@ -36,7 +36,7 @@ FOOTER = "<div id='foot'><p>Copyright 2024 Example Corp. All rights reserved.</p
 
 
 def test_registered_under_method_name() -> None:
-    assert METHODS["awce"] is extract
+    assert METHODS["awce"].__wrapped__ is extract
 
 
 def test_paragraph_run_returns_their_container() -> None:

@@ -292,8 +292,8 @@ def test_result_node_is_the_common_ancestor_of_the_content():
 
 
 def test_methods_registry_points_here():
-    assert METHODS["boilerpipe"] is extract_article
-    assert METHODS["boilerpipe-default"] is extract_default
+    assert METHODS["boilerpipe"].__wrapped__ is extract_article
+    assert METHODS["boilerpipe-default"].__wrapped__ is extract_default
     result = extract_default(EN_PAGE)
     assert result.method == "boilerpipe-default"
     assert (SENTENCE * 3).strip() in result.text and "Section 3" not in result.text

@@ -147,9 +147,9 @@ def test_the_article_methods_run_once_for_classify_and_extract(monkeypatch) -> N
 
     calls: Counter[str] = Counter()
     for name in ("cetd", "scedd", "awce", "layout", "justext", "boilerpipe"):
-        method = extractors.METHODS[name]
+        method = extractors.method_function(name)
         monkeypatch.setitem(
-            extractors.METHODS,
+            extractors._FUNCTIONS,  # what auto calls
             name,
             lambda *a, _n=name, _m=method, **k: calls.update([_n]) or _m(*a, **k),
         )

@@ -37,7 +37,7 @@ PAGE_B = TEMPLATE.format(title="Library approved", body=ARTICLE_B)
 
 
 def test_registered_under_layout() -> None:
-    assert METHODS["layout"] is layout_extract
+    assert METHODS["layout"].__wrapped__ is layout_extract
 
 
 def test_template_removed_and_article_kept() -> None:

@@ -50,7 +50,7 @@ def _page(body: str) -> str:
 
 
 def test_registered_under_method_name() -> None:
-    assert METHODS["list"] is extract
+    assert METHODS["list"].__wrapped__ is extract
 
 
 def test_records_beat_menu_and_footer() -> None:

@@ -189,7 +189,7 @@ def test_route_long_uses_cetd_on_long_pages() -> None:
 
 
 def test_registered_in_methods() -> None:
-    assert METHODS["scedd"] is extract
+    assert METHODS["scedd"].__wrapped__ is extract
 
 
 @pytest.mark.parametrize(

@@ -16,8 +16,8 @@ from enum import StrEnum
 
 from lxml import etree
 
-from ..document import HEADING_TAGS, Document
-from ..text import CJK_CHAR, clean_text, collapse_ws, jieba_words
+from ..document import HEADING_TAGS, PREFORMATTED_TAGS, Document
+from ..text import CJK_CHAR, clean_text, collapse_ws, jieba_words, preformatted_text
 
 # Tags the original's DefaultTagActionMap treats as inline (TA_INLINE_NO_WHITESPACE,
 # TA_INLINE_WHITESPACE, TA_ANCHOR_TEXT, TA_FONT): they neither end a block nor,
@@ -291,6 +291,7 @@ class _Builder:
         self.in_anchor = 0
         self.in_heading = 0
         self.in_li = 0
+        self.in_pre = 0  # open <pre> and the like: their line breaks are kept
         self.containers: list[etree._Element] = []
         self.first_el: etree._Element | None = None
         self.last_el: etree._Element | None = None
@@ -319,10 +320,10 @@ class _Builder:
         self.first_el = self.last_el = None
         if first is None:  # whitespace only
             return
-        text = collapse_ws("".join(t for t, _ in segments))
+        raw = "".join(t for t, _ in segments)
         c = count_words(segments, self.measure, self.line_width)
         block = TextBlock(
-            [text],
+            [preformatted_text(raw) if self.in_pre else collapse_ws(raw)],
             num_words=c.words,
             num_words_in_anchor_text=c.anchor_words,
             num_words_in_wrapped_lines=c.words_in_wrapped_lines,
@@ -351,6 +352,7 @@ class _Builder:
             self.containers.append(el)
             self.in_heading += tag in HEADING_TAGS
             self.in_li += tag == "li"
+            self.in_pre += tag in PREFORMATTED_TAGS
 
     def end(self, tag: str, el: etree._Element) -> None:
         if tag == "a":
@@ -364,6 +366,7 @@ class _Builder:
             self.containers.pop()
             self.in_heading -= tag in HEADING_TAGS
             self.in_li -= tag == "li"
+            self.in_pre -= tag in PREFORMATTED_TAGS
 
 
 def build_text_document(doc: Document, measure: Measure, line_width: int = 80) -> TextDocument:
