@@ -671,13 +671,35 @@ def text_content(el: etree._Element) -> str:
     return collapse_ws(" ".join(text_pieces(el)))
 
 
+CELL_TAGS = frozenset({"td", "th"})
+CELL_SEPARATOR = " | "  # between the cells of a data row's line
+
+
+def is_data_row(tr: etree._Element) -> bool:
+    """A table row of data: two cells or more holding text only (no block,
+    no ``<br>``). Every method writes it as one line, its cells joined by
+    :data:`CELL_SEPARATOR`, as people write a table in plain text; a row of a
+    layout table holds blocks and keeps a line per block."""
+    return len(tr) >= 2 and all(
+        cell.tag in CELL_TAGS and not any(d.tag in BLOCK_TAGS for d in cell.iterdescendants())
+        for cell in tr
+    )
+
+
+def row_line(cells: list[str]) -> str:
+    """A data row's line ("" when all its cells are empty)."""
+    line = collapse_ws(CELL_SEPARATOR.join(cells))
+    return line if line.strip("| ") else ""
+
+
 def text_lines(
     el: etree._Element,
     skip: frozenset[etree._Element] | set[etree._Element] | None = None,
     limit: int | None = None,
 ) -> list[str]:
     """Text of a subtree as lines: a new line at every block tag and ``<br>``,
-    a block of preformatted text on one line (see ``text.PRE_BREAK``).
+    a block of preformatted text on one line (see ``text.PRE_BREAK``), a
+    table row of data on one line (see ``is_data_row``).
 
     ``skip`` holds elements whose subtree (not tail) is left out — the way
     pruning algorithms render their result without mutating the shared tree.
@@ -686,6 +708,8 @@ def text_lines(
     lines: list[str] = []
     current: list[str] = []
     preformatted = 0  # open <pre> and the like
+    row: etree._Element | None = None  # the table row being written on one line
+    cells: list[str] = []
 
     def flush() -> None:
         if current:
@@ -715,7 +739,13 @@ def text_lines(
                 walk.skip_subtree()
                 skipping = True
                 continue
-            if tag in BLOCK_TAGS:
+            if row is not None:  # inside a cell, or a cell begins
+                if node.getparent() is row:
+                    current.clear()  # the space between two cells
+            elif tag == "tr" and is_data_row(node):
+                flush()
+                row, cells = node, []
+            elif tag in BLOCK_TAGS:
                 flush()
                 preformatted += tag in PREFORMATTED_TAGS
             if node.text:
@@ -723,6 +753,15 @@ def text_lines(
             continue
         if skipping:
             skipping = False
+        elif node is row:
+            if line := row_line(cells):
+                lines.append(line)
+            row = None
+            current.clear()
+        elif row is not None:
+            if node.getparent() is row:
+                cells.append(collapse_ws(clean_text("".join(current))))
+                current.clear()
         elif node.tag in BLOCK_TAGS:
             flush()
             preformatted -= node.tag in PREFORMATTED_TAGS

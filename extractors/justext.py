@@ -28,7 +28,16 @@ from typing import Any
 from lxml import etree
 
 from . import stoplists
-from .document import HEADING_TAGS, PREFORMATTED_TAGS, Document, as_document
+from .document import (
+    CELL_SEPARATOR,
+    CELL_TAGS,
+    HEADING_TAGS,
+    PREFORMATTED_TAGS,
+    Document,
+    as_document,
+    is_data_row,
+    row_line,
+)
 from .result import Result
 from .text import Tokenizer, cjk_ratio, clean_text, collapse_ws, preformatted_text, tokens
 
@@ -150,6 +159,7 @@ class Paragraph:
     heading: bool = False  # starts inside <h1>..<h6>
     in_select: bool = False  # holds text of a <select>
     shown: str | None = None  # preformatted text (<pre>) as the page shows it
+    row: bool = False  # a table row of data (see ``document.is_data_row``)
     stopword_density: float | None = None  # measured only when needed
     cf_class: ParagraphClass = ParagraphClass.SHORT  # context-free class
     cls: ParagraphClass = ParagraphClass.SHORT  # final class
@@ -196,12 +206,20 @@ def make_paragraphs(doc: Document) -> list[Paragraph]:
     blocks = [root]  # open block elements
     br = start_heading = start_select = start_pre = False
     start_block = root
+    rows: set[etree._Element] = set()  # data rows: one paragraph each
     ws_sub, block_tags, heading_tags = _WS.sub, PARAGRAPH_TAGS, HEADING_TAGS
     for event, el in etree.iterwalk(root, events=("start", "end")):
         tag = el.tag
         boundary = False
         if not isinstance(tag, str):  # a comment: only its tail is text
             text = el.tail if event == "end" and el is not root else None
+        elif tag in CELL_TAGS and el.getparent() in rows:  # inline in its row
+            if event == "start":
+                if el.getprevious() is not None:
+                    parts.append(CELL_SEPARATOR)
+                text = el.text
+            else:
+                text = el.tail
         elif event == "start":
             if tag == "a":
                 links += 1
@@ -214,6 +232,8 @@ def make_paragraphs(doc: Document) -> list[Paragraph]:
             if tag in block_tags or (br and tag == "br"):
                 if tag != "br":
                     blocks.append(el)
+                if tag == "tr" and is_data_row(el):
+                    rows.add(el)
                 br, boundary = False, True
             elif tag == "br":
                 br = True
@@ -236,8 +256,11 @@ def make_paragraphs(doc: Document) -> list[Paragraph]:
                 boundary = True
             text = el.tail if el is not root else None
         if boundary:
+            if start_block in rows and not row_line(parts):
+                parts.clear()  # a data row of empty cells
             if parts and (para := _paragraph(parts, link_chars, start_block, start_heading,
                                              start_select, start_pre)):  # fmt: skip
+                para.row = start_block in rows
                 paragraphs.append(para)
             parts.clear()
             link_chars = 0
@@ -294,7 +317,9 @@ def context_free_class(
         return _GOOD if p.length > params.length_high else _NEAR
     if density >= params.stopwords_low:
         return _NEAR
-    return _BAD
+    # a table row of data is no prose: few stopwords do not make it
+    # boilerplate; its neighbours decide, as they did for its short cells
+    return _SHORT if p.row else _BAD
 
 
 def classify_context_free(paragraphs: list[Paragraph], params: Params) -> None:

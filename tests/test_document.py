@@ -56,6 +56,23 @@ def test_a_preformatted_block_keeps_its_lines_and_indentation_as_one_line() -> N
     assert text_lines(as_document(page).body) == ["Before the code.", code, "After the code."]
 
 
+def test_a_data_row_is_one_line_and_a_layout_row_a_line_per_block() -> None:
+    page = (
+        "<html><body><table><tr><th>Size</th><th>Price</th></tr>"
+        "<tr><td>Small</td><td><b>$5</b> each <img src=i.png></td></tr>"
+        "<tr><td> </td><td></td></tr><tr><td></td><td>Large</td></tr>"
+        "<tr><td><p>Menu</p></td><td>Story<br>goes on</td></tr></table></body></html>"
+    )
+    assert text_lines(as_document(page).body) == [
+        "Size | Price",
+        "Small | $5 each",
+        "| Large",  # the empty row is no line; an empty cell keeps its place
+        "Menu",
+        "Story",
+        "goes on",
+    ]
+
+
 def test_bytes_are_decoded_with_the_declared_charset() -> None:
     html = '<html><head><meta charset="gbk"></head><body><p>中文正文内容</p></body></html>'
     doc = as_document(html.encode("gbk"))

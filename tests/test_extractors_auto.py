@@ -407,6 +407,26 @@ def test_code_blocks_keep_their_lines_and_no_line_rule_reads_inside_them() -> No
         assert "\u2028" not in text
 
 
+def test_every_method_writes_a_data_table_a_row_per_line() -> None:
+    # jusText judges a row by its neighbours (a row of prices has no
+    # stopwords), boilerpipe reads an icon in a cell as inline: the methods
+    # write the same lines, so their agreement is measured on the same units.
+    rows = [("Plan", "Monthly price", "Storage"), ("Basic", "$5", "10 GB")]
+    rows += [(f"Team {i}", f"${10 * i}", f"{100 * i} GB") for i in range(1, 6)]
+    table = "".join(
+        "<tr>" + "".join(f"<td><img src=i.png>{c}</td>" for c in row) + "</tr>" for row in rows
+    )
+    page = ARTICLE
+    for p in PARAS:  # long enough for jusText to find good paragraphs
+        page = page.replace(f"<p>{p}</p>", f"<p>{p} {p}</p>")
+    page = page.replace("<p>Work is", f"<table>{table}</table><p>Work is")
+    lines = [" | ".join(row) for row in rows]
+    for method in ("auto", "justext", "awce", "layout"):
+        assert "\n".join(lines) in METHODS[method](page).text, method
+    kept = [line for line in METHODS["boilerpipe"](page).text.split("\n") if "|" in line]
+    assert len(kept) >= 5 and set(kept) <= set(lines)  # its word rules drop "Basic | $5"
+
+
 def test_lead_paragraph_above_the_chosen_body_is_put_back() -> None:
     from extractors.auto import _with_lead
 

@@ -16,7 +16,15 @@ from enum import StrEnum
 
 from lxml import etree
 
-from ..document import HEADING_TAGS, PREFORMATTED_TAGS, Document
+from ..document import (
+    CELL_SEPARATOR,
+    CELL_TAGS,
+    HEADING_TAGS,
+    PREFORMATTED_TAGS,
+    Document,
+    is_data_row,
+    row_line,
+)
 from ..text import CJK_CHAR, clean_text, collapse_ws, jieba_words, preformatted_text
 
 # Tags the original's DefaultTagActionMap treats as inline (TA_INLINE_NO_WHITESPACE,
@@ -292,6 +300,7 @@ class _Builder:
         self.in_heading = 0
         self.in_li = 0
         self.in_pre = 0  # open <pre> and the like: their line breaks are kept
+        self.row: etree._Element | None = None  # the data row open: one block
         self.containers: list[etree._Element] = []
         self.first_el: etree._Element | None = None
         self.last_el: etree._Element | None = None
@@ -318,9 +327,9 @@ class _Builder:
         block_tag_level, self.block_tag_level = self.block_tag_level, -1
         first, last = self.first_el, self.last_el
         self.first_el = self.last_el = None
-        if first is None:  # whitespace only
-            return
         raw = "".join(t for t, _ in segments)
+        if first is None or (first is self.row and not row_line([raw])):
+            return  # whitespace only, or a data row of empty cells
         c = count_words(segments, self.measure, self.line_width)
         block = TextBlock(
             [preformatted_text(raw) if self.in_pre else collapse_ws(raw)],
@@ -340,6 +349,13 @@ class _Builder:
         self.blocks.append(block)
 
     def start(self, tag: str, el: etree._Element) -> None:
+        if self.row is not None and tag != "a":  # in a data row all is inline
+            if tag in CELL_TAGS and el.getparent() is self.row and el.getprevious() is not None:
+                self.characters(CELL_SEPARATOR)
+            return
+        if tag == "tr" and is_data_row(el):
+            self.flush()
+            self.row = el
         if tag == "a":
             # Only a link is anchor text (the original also counted <a name>).
             self.in_anchor += el.get("href") is not None
@@ -355,6 +371,8 @@ class _Builder:
             self.in_pre += tag in PREFORMATTED_TAGS
 
     def end(self, tag: str, el: etree._Element) -> None:
+        if self.row is not None and tag != "a" and el is not self.row:
+            return
         if tag == "a":
             self.in_anchor -= el.get("href") is not None
             self.tag_level -= 1
@@ -367,6 +385,8 @@ class _Builder:
             self.in_heading -= tag in HEADING_TAGS
             self.in_li -= tag == "li"
             self.in_pre -= tag in PREFORMATTED_TAGS
+            if el is self.row:
+                self.row = None
 
 
 def build_text_document(doc: Document, measure: Measure, line_width: int = 80) -> TextDocument:
