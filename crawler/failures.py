@@ -35,6 +35,8 @@ from crawler.middlewares.redirects import OffsiteRedirect, RedirectLoop, TooMany
 from crawler.resolver import refusal
 
 MAX_REASON = 500
+# The longest status or header line Twisted's HTTP client accepts.
+HEADER_LINE_LIMIT: int = HTTPClientParser.MAX_LENGTH
 
 
 class ResponseHeadersTooLong(Exception):

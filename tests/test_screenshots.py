@@ -177,13 +177,19 @@ def test_subresource_cache_is_bounded_lru() -> None:
 
 _PAGES = {
     "index.html": "<html><head><title>Home</title></head><body><h1>Home</h1>"
-    + "".join(f"<p><a href='{n}'>{n}</a></p>" for n in ("tall.html", "js.html", "hang.html"))
+    + "".join(
+        f"<p><a href='{n}'>{n}</a></p>" for n in ("tall.html", "js.html", "hang.html", "big.html")
+    )
     + "".join(f"<p><a href='p{i}.html'>page {i}</a></p>" for i in range(4))
     + "</body></html>",
     "tall.html": "<html><body><div style='height:20000px;background:#369'>tall</div></body></html>",
     "js.html": "<html><body><div id='x'>static</div><script>document.getElementById('x')"
     ".textContent = 'rendered by script';</script></body></html>",
     "hang.html": "<html><body><p>hangs</p><script>while (true) {}</script></body></html>",
+    # over the crawl's DOWNLOAD_MAXSIZE (200,000 bytes), which Chromium does not keep
+    "big.html": "<html><body>"
+    + "<p>A paragraph of a page too big to store.</p>" * 6000
+    + "</body></html>",
     **{
         f"p{i}.html": f"<html><body><h1>Page {i}</h1><p>text {i}</p></body></html>"
         for i in range(4)
@@ -210,7 +216,8 @@ def browser_crawl(tmp_path_factory: pytest.TempPathFactory) -> dict:
                 "SITESIFT_SCREENSHOT_BROWSER_PAGES": 3, "SITESIFT_SCREENSHOTS": "none",
                 "FEED_EXPORT_FIELDS": fields, "DOWNLOAD_DELAY": 0, "AUTOTHROTTLE_START_DELAY": 0,
                 "RETRY_TIMES": 0, "SITESIFT_FOLLOW_SITEMAPS": False,
-                "SITESIFT_DEDUP_ENABLED": False, "CONCURRENT_REQUESTS": 1}  # fmt: skip
+                "SITESIFT_DEDUP_ENABLED": False, "CONCURRENT_REQUESTS": 1,
+                "DOWNLOAD_MAXSIZE": 200_000, "DOWNLOAD_WARNSIZE": 100_000}  # fmt: skip
     args = [sys.executable, "-m", "crawler.cli", "crawl", str(tmp / "sites.txt"),
             "--db", f"sqlite:///{db}", "-O", str(feed)]  # fmt: skip
     for key, value in settings.items():
@@ -240,8 +247,9 @@ class _QuietHandler(SimpleHTTPRequestHandler):
 def test_every_page_is_photographed_and_stored_by_hash(browser_crawl: dict) -> None:
     rows, items = browser_crawl["rows"], browser_crawl["items"]
     ok = {name for name, (outcome, _) in rows.items() if outcome == "ok"}
-    assert ok == {"index.html", "tall.html", "js.html", "p0.html", "p1.html", "p2.html", "p3.html"}
-    for name in ok:
+    pages = {f"p{i}.html" for i in range(4)}
+    assert ok == {"index.html", "tall.html", "js.html", "hang.html"} | pages
+    for name in ok - {"hang.html"}:
         item = items[name]
         shot = item["screenshot"]
         assert shot, name
@@ -263,10 +271,36 @@ def test_rendered_html_is_stored(browser_crawl: dict) -> None:
     assert "rendered by script" in browser_crawl["html"]["js.html"]
 
 
-def test_hung_page_is_a_recorded_failure(browser_crawl: dict) -> None:
+def test_a_hung_page_is_stored_from_a_plain_fetch_with_why_it_has_no_picture(
+    browser_crawl: dict,
+) -> None:
+    # Its capture timed out: the page itself is fine, so Scrapy's client
+    # fetches it and it is stored; the reason says what failed, on one line.
     outcome, reason = browser_crawl["rows"]["hang.html"]
-    assert outcome == "failed" and "Timeout" in reason
-    assert "hang.html" not in browser_crawl["items"]
+    assert outcome == "ok" and reason.startswith("screenshot failed: TimeoutError"), reason
+    assert "\n" not in reason and "Call log" not in reason
+    assert browser_crawl["items"]["hang.html"]["screenshot"] is None
+    assert "hangs" in browser_crawl["html"]["hang.html"]
+
+
+def test_a_page_over_the_max_size_fails_as_without_the_browser(browser_crawl: dict) -> None:
+    # Chromium loaded it whole; the limits of Scrapy's client still hold.
+    outcome, reason = browser_crawl["rows"]["big.html"]
+    assert outcome == "failed" and "max size" in reason, reason
+    assert "big.html" not in browser_crawl["items"]
+
+
+def test_limits_the_browser_does_not_keep() -> None:
+    from scrapy.http import HtmlResponse
+
+    from crawler.failures import HEADER_LINE_LIMIT
+    from crawler.middlewares.screenshot import ScreenshotConfig, ScreenshotMiddleware
+
+    mw = ScreenshotMiddleware(ScreenshotConfig())
+    plain = HtmlResponse("http://s.test/", body=b"<p>x</p>", headers={"X-A": "b"})
+    assert mw._over_limits(plain, b"<p>x</p>") is None
+    long = {"X-A": "b" * HEADER_LINE_LIMIT}
+    assert "header line" in mw._over_limits(HtmlResponse("http://s.test/", headers=long), None)
 
 
 def test_browser_is_recycled_and_the_crawl_goes_on(browser_crawl: dict) -> None:

@@ -20,17 +20,19 @@ nothing of screenshots).
 No leaks: scrapy-playwright closes each page after the capture; every
 ``SITESIFT_SCREENSHOT_BROWSER_PAGES`` pages new browser requests wait, the
 open ones finish, the browser is closed and the handler launches a fresh one
-for the next request. A hang past the timeout or a failed capture fails the
-download, and the spider's errback records it for that URL.
+for the next request.
 
 A crash (the browser killed or gone, or the page's renderer dead): the pages
 open in it fail with ``TargetClosedError``, which scrapy-playwright retries
 up to three times in a fresh page; once the browser process is gone the
-handler launches a new one for the next page. A page that still fails is
-fetched once more with Scrapy's own client, so the page itself is stored,
-with ``screenshot failed (browser crashed): ...`` as its ``reason``. A network error inside
-the browser (``net::ERR_*``: refused, DNS, a port Chromium refuses) is
-retried with Scrapy's own client too.
+handler launches a new one for the next page. A page that still fails, and a
+page that fails in the browser for any other reason (a hang past the
+timeout, a failed capture, a network error, a script that never lets it
+render), is fetched once more with Scrapy's own client: the page itself is
+stored, with why it has no picture as its ``reason`` (``screenshot failed
+(browser crashed): ...``, ``screenshot failed: TimeoutError: ...``), or fails
+as it would without the browser. So does a page that breaks a limit of that
+client (``DOWNLOAD_MAXSIZE``, its header line length): Chromium keeps none.
 """
 
 from __future__ import annotations
@@ -46,12 +48,13 @@ from urllib.parse import urljoin, urlsplit
 
 from scrapy import Request
 from scrapy.crawler import Crawler
-from scrapy.exceptions import NotConfigured
+from scrapy.exceptions import IgnoreRequest, NotConfigured
 from scrapy.http import Response
 from scrapy.linkextractors import IGNORED_EXTENSIONS
 from scrapy.settings import BaseSettings
 
 from crawler.distributed import SharedState, shared_state
+from crawler.failures import HEADER_LINE_LIMIT
 from crawler.items import Outcome, PageItem
 from crawler.middlewares.destinations import DestinationGuard
 from crawler.screenshots import Capture, CaptureParams, ScreenshotStore, capture_page
@@ -470,6 +473,15 @@ class ScreenshotMiddleware:
         methods = request.meta.get("playwright_page_methods") or []
         capture = getattr(methods[0], "result", None) if methods else None
         raw = request.meta.pop(RAW, None)
+        if over := self._over_limits(response, raw):
+            # Chromium keeps no size or header limit: fetch the page with
+            # Scrapy's client, which refuses it and records why.
+            self._inc("over_limits")
+            logger.info("%s from the browser is %s: fetched again without it", request.url, over)
+            if request.meta.get(PHOTOGRAPH, True):
+                self.policy.release(request.url)
+            await self._finished(request)
+            return self._plain_fetch(request, f"screenshot not taken: {over}")
         if isinstance(capture, Capture) and raw:
             response = self._trust_our_decoding(response, raw, capture.charset)
         if not request.meta.get(PHOTOGRAPH, True):
@@ -488,6 +500,33 @@ class ScreenshotMiddleware:
         await self._finished(request)
         return response
 
+    def _over_limits(self, response: Response, raw: bytes | None) -> str | None:
+        """What the page the browser fetched breaks of the limits Scrapy's
+        client keeps (``DOWNLOAD_MAXSIZE``, its header line length), or None."""
+        size = max(len(raw or b""), len(response.body))
+        limit = self.crawler.settings.getint("DOWNLOAD_MAXSIZE") if self.crawler else 0
+        if limit and size > limit:
+            return f"{size} bytes, over DOWNLOAD_MAXSIZE ({limit})"
+        longest = max(
+            (len(k) + 2 + len(v) for k, values in response.headers.items() for v in values),
+            default=0,
+        )
+        if longest > HEADER_LINE_LIMIT:
+            return f"a header line of {longest} bytes, over {HEADER_LINE_LIMIT}"
+        return None
+
+    def _plain_fetch(self, request: Request, why: str) -> Request:
+        """The request again for Scrapy's own client: the page or its failure
+        is recorded as without the browser; ``why`` is the stored page's
+        reason when that fetch succeeds."""
+        self._inc("fallback_http")
+        browser_keys = (WANTED, PHOTOGRAPH)
+        meta = {k: v for k, v in request.meta.items()
+                if not k.startswith("playwright") and k not in browser_keys}  # fmt: skip
+        meta[FALLBACK] = True
+        meta[SHOT_FAILED] = why[:300]
+        return request.replace(meta=meta, dont_filter=True)
+
     def _trust_our_decoding(self, response: Response, raw: bytes, charset: str) -> Response:
         """When Chromium read the server's bytes otherwise than sitesift does
         (a wrong charset header), store those bytes, not its mojibake DOM."""
@@ -500,34 +539,26 @@ class ScreenshotMiddleware:
         return response.replace(body=raw, encoding=ours)
 
     async def process_exception(self, request: Request, exception: BaseException) -> Request | None:
-        if not request.meta.get(WANTED):
-            return None
+        if not request.meta.get(WANTED) or isinstance(exception, IgnoreRequest):
+            return None  # a refusal (robots, a forbidden address) holds for any client
         if request.meta.get(PHOTOGRAPH, True):
             self.policy.release(request.url)
         self._inc(f"failed/{type(exception).__name__}")
         await self._finished(request)
-        crashed = _browser_died(exception)
-        rendering = bool(request.meta.get(RENDER))
-        if crashed or rendering or "net::ERR_" in str(exception):
-            # The browser could not reach the page (refused, DNS, a port
-            # Chromium will not use...), died on it, or could not render a
-            # page wanted for its text (a script that never yields): fetch it
-            # with Scrapy's own client, so the page or its failure is recorded
-            # as without the browser.
-            self._inc("fallback_http")
-            browser_keys = (WANTED, PHOTOGRAPH)
-            meta = {k: v for k, v in request.meta.items()
-                    if not k.startswith("playwright") and k not in browser_keys}  # fmt: skip
-            meta[FALLBACK] = True
-            first_line = str(exception).strip().splitlines()[0] if str(exception) else ""
-            why = f"{type(exception).__name__}: {first_line}"
-            if crashed:
-                meta[SHOT_FAILED] = f"screenshot failed (browser crashed): {why}"[:300]
-            elif rendering:
-                self._scripted.discard(url_pattern(request.url))  # no use sending more
-                meta[SHOT_FAILED] = f"not rendered (its scripts failed in the browser): {why}"[:300]
-            return request.replace(meta=meta, dont_filter=True)
-        return None
+        # Whatever went wrong in the browser (it could not reach the page, died
+        # on it, timed out on its capture, or a page wanted for its text would
+        # not render), the page is fetched with Scrapy's own client: stored
+        # from that fetch, or failed with the reason that client gives.
+        first_line = str(exception).strip().splitlines()[0] if str(exception) else ""
+        why = f"{type(exception).__name__}: {first_line}"
+        if _browser_died(exception):
+            why = f"screenshot failed (browser crashed): {why}"
+        elif request.meta.get(RENDER):
+            self._scripted.discard(url_pattern(request.url))  # no use sending more
+            why = f"not rendered (its scripts failed in the browser): {why}"
+        else:
+            why = f"screenshot failed: {why}"
+        return self._plain_fetch(request, why)
 
     async def _finished(self, request: Request) -> None:
         """Count a browser page; every ``browser_pages`` pages, hold new
