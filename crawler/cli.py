@@ -24,7 +24,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, NoReturn, TypeVar
 
-from crawler.cli_data import CLIError
+from crawler.cli_data import CLIError, reader_left
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 
@@ -402,10 +402,7 @@ def cmd_extract(args: argparse.Namespace) -> int:
         sys.stdout.write(output)
         sys.stdout.flush()
     except BrokenPipeError:
-        # `| head`: the reader left; stop quietly like export does, and keep
-        # Python from failing again on the final flush
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        raise CLIError("cannot write to stdout: Broken pipe") from None
+        return reader_left()
     return EXIT_OK
 
 

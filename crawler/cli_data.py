@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import logging
+import os
 import shlex
 import sys
 from datetime import UTC, datetime
@@ -21,10 +22,19 @@ if TYPE_CHECKING:
     from pipelines.spool import Spool
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
+EXIT_PIPE_CLOSED = 128 + 13  # as a Unix tool killed by SIGPIPE
 
 
 class CLIError(Exception):
     """A problem the user can fix; printed as one line."""
+
+
+def reader_left() -> int:
+    """Output piped into a reader that stopped early (``| head``): end
+    quietly, as Unix tools do, and keep Python from failing again on the
+    final flush of stdout."""
+    os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    return EXIT_PIPE_CLOSED
 
 
 def _cli_error(message: str) -> Exception:
@@ -110,6 +120,12 @@ def cmd_export(args: argparse.Namespace) -> int:
 
     try:
         count = export(engine, fmt, args.output, flt, progress)
+    except BrokenPipeError:
+        if not to_stdout:
+            raise
+        if not args.quiet:
+            print(file=sys.stderr)  # end the progress line
+        return reader_left()
     except OSError as exc:
         if not args.quiet:
             print(file=sys.stderr)  # end the progress line

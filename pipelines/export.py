@@ -143,7 +143,10 @@ def markdown_path(root: Path, record: dict[str, Any]) -> Path:
 
 
 def markdown_document(record: dict[str, Any]) -> str:
-    """Front matter (YAML; values JSON-quoted, which YAML reads) and the text."""
+    """Front matter (YAML; values JSON-quoted, which YAML reads) and the text,
+    a blank line between its lines: each is a paragraph, a heading, a list
+    item, a table row or a code line, and Markdown joins lines that only a
+    newline parts into one paragraph."""
     lines = ["---"]
     for name in FIELDS:
         if name != "text":
@@ -151,7 +154,7 @@ def markdown_document(record: dict[str, Any]) -> str:
     lines.append("---")
     title = record.get("title")
     body = f"# {title}\n\n" if title else ""
-    body += (record.get("text") or "").strip() + "\n"
+    body += (record.get("text") or "").strip().replace("\n", "\n\n") + "\n"
     return "\n".join(lines) + "\n\n" + body
 
 
@@ -181,7 +184,7 @@ def read_markdown(path: Path) -> dict[str, Any]:
     body = body.lstrip("\n")
     if record.get("title") and body.startswith(f"# {record['title']}\n\n"):
         body = body[len(record["title"]) + 4 :]
-    record["text"] = body.rstrip("\n") or None
+    record["text"] = body.rstrip("\n").replace("\n\n", "\n") or None
     return record
 
 

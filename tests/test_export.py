@@ -101,6 +101,8 @@ def test_round_trip(filled: str, tmp_path: Path, fmt: str) -> None:
         files = sorted(out.rglob("*.md"))
         assert all("http" not in str(f.relative_to(out)) for f in files)  # never raw URLs
         got = [read_markdown(f) for f in files]
+        # every line its own Markdown paragraph: a blank line between them
+        assert "\n\n第二段。" in "".join(f.read_text("utf-8") for f in files)
         assert {f for f in files} == {markdown_path(out, r) for r in expected.values()}
     assert len(got) == len(TEXTS)
     for record in got:
@@ -138,6 +140,18 @@ def test_export_command(filled: str, tmp_path: Path) -> None:
     rows = [json.loads(line) for line in out.read_text("utf-8").splitlines()]
     assert [r["url"] for r in rows] == ["http://zh.test/world/c.html"]
     assert rows[0]["text"].startswith("市政府")
+
+
+def test_export_into_a_closed_pipe_stops_quietly(tmp_path: Path) -> None:
+    db = f"sqlite:///{tmp_path / 'a.db'}"
+    _fill(db)
+    cmd = [sys.executable, "-m", "crawler.cli", "export", "--db", db, "-o", "-"]
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=tmp_path)
+    assert proc.stdout is not None and proc.stderr is not None
+    proc.stdout.close()  # the reader (`| head`) is gone before the first row
+    stderr = proc.stderr.read().decode()
+    assert proc.wait(timeout=60) == 141  # as a Unix tool a closed pipe stopped
+    assert "pipe" not in stderr.lower() and "Traceback" not in stderr, stderr
 
 
 def test_export_command_errors(tmp_path: Path) -> None:
