@@ -600,9 +600,24 @@ def _run_workers(args: argparse.Namespace, redis_url: str, crawl_id: str) -> int
     return max(codes)
 
 
+# Options whose value is a command line of its own: it may start with "-".
+_COMMAND_LINE_OPTIONS = ("--crawl-args",)
+
+
+def _glued(argv: list[str]) -> list[str]:
+    """``--crawl-args "--resume"`` as ``--crawl-args=--resume``: argparse
+    takes a value that starts with "-" for an option and reports it missing."""
+    out: list[str] = []
+    args = iter(argv)
+    for arg in args:
+        value = next(args, None) if arg in _COMMAND_LINE_OPTIONS else None
+        out.append(arg if value is None else f"{arg}={value}")
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
-    raw = list(sys.argv[1:] if argv is None else argv)
+    raw = _glued(list(sys.argv[1:] if argv is None else argv))
     args = parser.parse_args(raw)
     args.argv = raw
     if not getattr(args, "func", None):

@@ -271,7 +271,8 @@ def cmd_schedule(args: argparse.Namespace) -> int:
             for job in sched.list_jobs(engine):
                 state = "running" if job.running_pid else ("on" if job.enabled else "off")
                 print(f"{job.name}\t{job.when}\tnext {job.next_run_at}\t{state}\t"
-                      f"last exit {job.last_exit}\t{job.sites_file}")  # fmt: skip
+                      f"last exit {job.last_exit}\t{job.sites_file}\t"
+                      f"{shlex.join(job.crawl_args)}".rstrip("\t"))  # fmt: skip
         elif args.action == "remove":
             sched.remove_job(engine, args.name)
             print(f"removed {args.name}")

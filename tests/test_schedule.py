@@ -443,6 +443,17 @@ def test_crawl_args_are_checked_when_the_job_is_added(
     assert sitesift("schedule", "list", "--db", db).stdout == ""  # nothing was added
 
 
+def test_crawl_args_of_one_flag_need_no_equals_sign(tmp_path: Path) -> None:
+    # argparse takes a value that starts with "-" for an option of its own
+    sites = tmp_path / "sites.txt"
+    sites.write_text("http://127.0.0.1:9/\n")
+    db = f"sqlite:///{tmp_path / 'j.db'}"
+    proc = sitesift("schedule", "add", "r", "--sites", str(sites), "--every", "1h",
+                    "--crawl-args", "--resume", "--db", db)  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    assert "--resume" in sitesift("schedule", "list", "--db", db).stdout
+
+
 def test_run_now_shows_why_the_crawl_failed(tmp_path: Path) -> None:
     sites = tmp_path / "gone-sites.txt"
     sites.write_text("http://127.0.0.1:9/\n")
