@@ -18,6 +18,7 @@ import argparse
 import json
 import logging
 import os
+import re
 import sys
 from collections.abc import Callable
 from datetime import UTC, datetime
@@ -299,6 +300,10 @@ def _fetch_within(url: str, deadline: float) -> tuple[bytes, str | None]:
     except http.client.HTTPException as exc:  # not HTTP, too many or too long headers
         why = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
         raise CLIError(f"cannot fetch {url}: a broken HTTP answer ({why})") from None
+    except urllib.error.HTTPError as exc:  # after urllib's redirects (10 at most)
+        redirect = 300 <= exc.code < 400
+        why = "a redirect loop (or over 10 redirects)" if redirect else f"HTTP {exc.code}"
+        raise CLIError(f"cannot fetch {url}: {why}") from None
     except (urllib.error.URLError, OSError, ValueError) as exc:
         raise CLIError(f"cannot fetch {url}: {getattr(exc, 'reason', exc)}") from None
     data = b"".join(chunks)
@@ -365,6 +370,9 @@ def cmd_extract(args: argparse.Namespace) -> int:
         raise CLIError("--reference is for --method layout or auto")
     url, content_type = args.url, None
     is_url = args.file.lower().startswith(("http://", "https://"))
+    scheme = re.match(r"([a-z][a-z0-9+.-]*)://", args.file, re.I)
+    if scheme and not is_url:
+        raise CLIError(f"cannot fetch {args.file}: only http and https URLs are fetched")
     data: bytes | str
     if args.render:
         if not is_url:
@@ -385,25 +393,26 @@ def cmd_extract(args: argparse.Namespace) -> int:
         reference = [Path(p).read_bytes() for p in args.reference] or None
     except OSError as exc:
         raise CLIError(f"cannot read reference {exc.filename}: {exc.strerror}") from None
-    extra = {"fetched_at": datetime.now(UTC)} if args.method == "auto" else {}
     doc = as_document(data, url, content_type)
-    result = extract(doc, url=url, method=args.method, reference=reference, **extra)
+    result = extract(doc, url=url, method=args.method, reference=reference,
+                     fetched_at=datetime.now(UTC))  # fmt: skip
     if args.json:
         output = json.dumps(result.to_dict(), ensure_ascii=False, indent=2) + "\n"
     else:
         output = f"{result.title}\n\n" if result.title else ""
         output += f"{result.text}\n"
-        if not result.text.strip():  # say so, rather than leave a blank screen
-            fill = is_url and not args.render
-            hint = "; if its scripts fill the page, try --render" if fill else ""
-            print(f"sitesift: no main text found ({result.method}, page type "
-                  f"{result.page_type or 'unknown'}){hint}", file=sys.stderr)  # fmt: skip
+    found = bool(result.text.strip())
+    if not found and not args.json:  # say so, rather than leave a blank screen
+        scripted = "<script" in (data if isinstance(data, str) else data.decode("latin-1")).lower()
+        hint = "; its scripts may fill it: try --render" if is_url and scripted else ""
+        print(f"sitesift: no main text found ({result.method}, page type "
+              f"{result.page_type or 'unknown'}){hint}", file=sys.stderr)  # fmt: skip
     try:
         sys.stdout.write(output)
         sys.stdout.flush()
     except BrokenPipeError:
         return reader_left()
-    return EXIT_OK
+    return EXIT_OK if found else EXIT_FAILED  # as grep: 1 = nothing found
 
 
 def _whole_number(minimum: int) -> Callable[[str], int]:

@@ -124,8 +124,27 @@ def extract(
     with others of its URL group (:data:`TAKES_REFERENCE`: ``layout``,
     ``auto``); the others ignore it, so a caller may pass it whatever the
     method. An unknown parameter raises ``TypeError``.
+
+    A named method's result also gets the page's metadata, as ``auto``'s
+    does: the title without the site's name, the publish date (relative
+    dates resolved against ``fetched_at``, a parameter of every method here),
+    author, language and main image. ``METHODS[name]`` gives the bare
+    algorithm.
     """
     fn = METHODS[method]
     if reference is not None and method in TAKES_REFERENCE:
         params["reference"] = reference
-    return fn(html, url, **params)
+    if method == "auto":
+        return fn(html, url, **params)
+    from .metadata import extract_metadata
+
+    fetched_at = params.pop("fetched_at", None)
+    doc = as_document(html, url)
+    result = fn(doc, url, **params)
+    meta = extract_metadata(doc, url, fetched_at, main=result.node)
+    result.title = meta.title or result.title
+    result.published = result.published or meta.published
+    result.author = result.author or meta.author
+    result.language = result.language or meta.language
+    result.image = result.image or meta.image
+    return result

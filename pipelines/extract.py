@@ -137,9 +137,9 @@ class ExtractPipeline:
             return item
         url = item.final_url or item.url
         refs = self.references.get(item.url_group, url)
-        kwargs: dict[str, Any] = {"reference": refs or None}
+        kwargs: dict[str, Any] = {"reference": refs or None, "fetched_at": item.fetched_at}
         if self.config.method == "auto":
-            kwargs.update(fetched_at=item.fetched_at, classification=_classification(item))
+            kwargs["classification"] = _classification(item)
         try:
             result = await off_reactor(
                 self.crawler, extract, item.document, url, method=self.config.method, **kwargs

@@ -316,7 +316,7 @@ def _page(body: str, status: int = 200) -> Handler:
 def test_extract_render_runs_the_page_scripts(serve: Callable[[Handler], str]) -> None:
     url = serve(_page(SCRIPTED))
     plain = sitesift("extract", url)
-    assert plain.returncode == 0 and "door sensor" not in plain.stdout
+    assert plain.returncode == 1 and "door sensor" not in plain.stdout
     assert "no main text found" in plain.stderr and "try --render" in plain.stderr
     rendered = sitesift("extract", url, "--render", "--json")
     assert rendered.returncode == 0, rendered.stderr
@@ -342,6 +342,21 @@ def test_extract_render_keeps_the_bytes_a_wrong_header_misreads(
     proc = sitesift("extract", serve(gbk_said_utf8), "--render")
     assert proc.returncode == 0, proc.stderr
     assert "新开通的公交线路" in proc.stdout and "\ufffd" not in proc.stdout
+
+
+def test_extract_fetch_errors_are_one_clean_line(serve: Callable[[Handler], str]) -> None:
+    proc = sitesift("extract", serve(_page("gone", 404)))
+    assert_clean_error(proc, "HTTP 404")  # the status, as --render says it
+
+    def loop(h: BaseHTTPRequestHandler) -> None:
+        h.send_response(302)
+        h.send_header("Location", h.path)
+        h.end_headers()
+
+    proc = sitesift("extract", serve(loop))
+    assert_clean_error(proc, "a redirect loop")
+    assert len(proc.stderr.strip().splitlines()) == 1, proc.stderr
+    assert_clean_error(sitesift("extract", "ftp://example.invalid/a"), "only http and https")
 
 
 def test_extract_render_errors_are_clean(serve: Callable[[Handler], str], tmp_path: Path) -> None:
@@ -600,5 +615,7 @@ def test_extract_says_when_a_page_has_no_main_text(tmp_path: Path) -> None:
     empty = tmp_path / "empty.html"
     empty.write_text("<html><head><title>Nothing here</title></head><body></body></html>")
     proc = sitesift("extract", str(empty))
-    assert proc.returncode == 0 and proc.stdout.startswith("Nothing here"), proc.stderr
+    # exit 1 as grep's: ran well, found nothing
+    assert proc.returncode == 1 and proc.stdout.startswith("Nothing here"), proc.stderr
     assert "no main text found (auto, page type other)" in proc.stderr
+    assert "render" not in proc.stderr  # a file, and no script

@@ -427,6 +427,16 @@ def test_every_method_writes_a_data_table_a_row_per_line() -> None:
     assert len(kept) >= 5 and set(kept) <= set(lines)  # its word rules drop "Basic | $5"
 
 
+def test_a_named_method_gets_the_pages_metadata_as_auto_does() -> None:
+    for method in ("boilerpipe", "justext", "cetd", "awce", "layout", "scedd"):
+        result = extract(ARTICLE, method=method, fetched_at="2024-06-01T00:00:00Z")
+        assert result.title == "Council approves park budget", method  # no site name
+        assert result.published == "2024-05-03T10:20:00+00:00", method
+        assert (result.author, result.language) == ("Jane Doe", "en"), method
+        assert result.method == method
+    assert METHODS["cetd"](ARTICLE).published is None  # the bare algorithm
+
+
 def test_lead_paragraph_above_the_chosen_body_is_put_back() -> None:
     from extractors.auto import _with_lead
 
