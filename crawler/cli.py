@@ -67,6 +67,16 @@ def _check_settings(settings, only: set[str] | None = None) -> None:  # noqa: AN
         raise CLIError("bad setting: " + "; ".join(problems))
 
 
+def _check_appendable(path: str) -> None:
+    """-o appends: a second JSON array or XML document after the first makes
+    a file no reader takes (JSON lines and CSV rows append fine)."""
+    file = Path(path).expanduser()
+    if file.suffix.lower() in (".json", ".xml") and file.is_file() and file.stat().st_size:
+        raise CLIError(f"-o {path} would append a second {file.suffix[1:].upper()} document "
+                       "to it, which no reader takes; use -O to overwrite it, or a .jsonl "
+                       "file to append to")  # fmt: skip
+
+
 def _check_output(path: str) -> None:
     """Refuse a feed Scrapy could not write: it would log the error and the
     crawl would still exit 0."""
@@ -125,6 +135,8 @@ def cmd_crawl(args: argparse.Namespace) -> int:
     if outputs:
         for path in outputs:
             _check_output(path)
+        for path in args.output or []:
+            _check_appendable(path)
         try:
             feeds = feed_process_params_from_cli(
                 settings,
@@ -463,6 +475,15 @@ def check_crawl_args(sites: str, extra: list[str]) -> None:
     _check_settings(settings, only=names)
 
 
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("sitesift")
+    except PackageNotFoundError:  # run from a checkout that was never installed
+        return "(not installed)"
+
+
 def build_parser(parser_class: type[argparse.ArgumentParser] = argparse.ArgumentParser
                  ) -> argparse.ArgumentParser:  # fmt: skip
     parser = parser_class(
@@ -470,6 +491,7 @@ def build_parser(parser_class: type[argparse.ArgumentParser] = argparse.Argument
         description="Crawl a list of sites, classify every page and extract clean "
         "articles and list records (English and Chinese).",
     )
+    parser.add_argument("--version", action="version", version=f"sitesift {_version()}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     crawl = sub.add_parser(

@@ -41,6 +41,18 @@ def test_help_explains_the_commands() -> None:
     assert proc.returncode == 0
     for flag in ("--db", "-O", "-s", "--jobdir", "--max-pages", "--depth"):
         assert flag in proc.stdout
+    version = sitesift("--version")
+    assert version.returncode == 0 and version.stdout.startswith("sitesift 0."), version
+
+
+def test_appending_to_a_json_feed_is_refused(tmp_path: Path) -> None:
+    sites = tmp_path / "sites.txt"
+    sites.write_text("http://127.0.0.1:9/\n")
+    feed = tmp_path / "out.json"
+    feed.write_text('[{"url": "http://127.0.0.1:9/"}]')
+    proc = sitesift("crawl", str(sites), "-o", str(feed))
+    assert_clean_error(proc, "use -O to overwrite it")
+    assert feed.read_text() == '[{"url": "http://127.0.0.1:9/"}]'
 
 
 def test_missing_site_list(tmp_path: Path) -> None:
