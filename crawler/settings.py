@@ -199,17 +199,18 @@ SITESIFT_SCREENSHOT_MAX_HEIGHT = 6000  # CSS px photographed at most
 SITESIFT_SCREENSHOT_WIDTH = 320  # stored width in px (1/4 of the viewport)
 SITESIFT_SCREENSHOT_FORMAT = "webp"  # or png
 SITESIFT_SCREENSHOT_QUALITY = 70
-SITESIFT_SCREENSHOT_TIMEOUT = 20.0  # seconds for one capture; then the URL fails
+SITESIFT_SCREENSHOT_TIMEOUT = 20.0  # seconds for one capture; then a plain fetch stores the page
 SITESIFT_SCREENSHOT_BROWSER_PAGES = 200  # the browser is recycled after this many
 # Stylesheets, scripts, images and fonts fetched once and shared by the browser's
 # pages (LRU, in MiB): a template's assets are not refetched for every screenshot.
 SITESIFT_SCREENSHOT_CACHE_MB = 64
-# Browser fetches go through scrapy-playwright; other requests through Scrapy's
-# own HTTP handler (the handler passes them on). Playwright cannot download a
-# browser here: Debian's Chromium, headless, no sandbox-breaking flags needed.
+# Browser fetches go through scrapy-playwright, each within a deadline
+# (crawler/browser.py); other requests through Scrapy's own HTTP handler (the
+# handler passes them on). Playwright cannot download a browser here: Debian's
+# Chromium, headless, no sandbox-breaking flags needed.
 DOWNLOAD_HANDLERS = {
-    "http": "scrapy_playwright.handler.ScrapyPlaywrightDownloadHandler",
-    "https": "scrapy_playwright.handler.ScrapyPlaywrightDownloadHandler",
+    "http": "crawler.browser.BoundedPlaywrightHandler",
+    "https": "crawler.browser.BoundedPlaywrightHandler",
 }
 PLAYWRIGHT_BROWSER_TYPE = "chromium"
 PLAYWRIGHT_LAUNCH_OPTIONS = {

@@ -178,7 +178,8 @@ def test_subresource_cache_is_bounded_lru() -> None:
 _PAGES = {
     "index.html": "<html><head><title>Home</title></head><body><h1>Home</h1>"
     + "".join(
-        f"<p><a href='{n}'>{n}</a></p>" for n in ("tall.html", "js.html", "hang.html", "big.html")
+        f"<p><a href='{n}'>{n}</a></p>"
+        for n in ("tall.html", "js.html", "hang.html", "big.html", "gbk.html", "refresh.html")
     )
     + "".join(f"<p><a href='p{i}.html'>page {i}</a></p>" for i in range(4))
     + "</body></html>",
@@ -186,6 +187,11 @@ _PAGES = {
     "js.html": "<html><body><div id='x'>static</div><script>document.getElementById('x')"
     ".textContent = 'rendered by script';</script></body></html>",
     "hang.html": "<html><body><p>hangs</p><script>while (true) {}</script></body></html>",
+    # refreshes itself every 0 s: Chromium may never close such a page
+    "refresh.html": '<html><head><meta http-equiv="refresh" content="0; url=/refresh.html">'
+    "</head><body><p>Reloading</p></body></html>",
+    "gbk.html": '<html><head><meta charset="gbk"></head><body><p>市政府宣布新开公交线路。</p>'
+    "</body></html>".encode("gbk"),
     # over the crawl's DOWNLOAD_MAXSIZE (200,000 bytes), which Chromium does not keep
     "big.html": "<html><body>"
     + "<p>A paragraph of a page too big to store.</p>" * 6000
@@ -203,7 +209,7 @@ def browser_crawl(tmp_path_factory: pytest.TempPathFactory) -> dict:
     site = tmp / "site"
     site.mkdir()
     for name, body in _PAGES.items():
-        (site / name).write_text(body, encoding="utf-8")
+        (site / name).write_bytes(body if isinstance(body, bytes) else body.encode())
     handler = partial(_QuietHandler, directory=str(site))
     server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
     threading.Thread(target=server.serve_forever, daemon=True).start()
@@ -235,8 +241,11 @@ def browser_crawl(tmp_path_factory: pytest.TempPathFactory) -> dict:
             for url, blob in conn.execute(query)}  # fmt: skip
     rows = {url.rsplit("/", 1)[1]: (outcome, reason) for url, outcome, reason in
             conn.execute("select url, outcome, reason from pages")}  # fmt: skip
+    encodings = dict(conn.execute("select url, encoding from pages"))
     conn.close()
-    return {"items": items, "html": html, "rows": rows, "log": proc.stderr, "shots": shots}
+    encodings = {url.rsplit("/", 1)[1]: enc for url, enc in encodings.items()}
+    return {"items": items, "html": html, "rows": rows, "log": proc.stderr, "shots": shots,
+            "encodings": encodings}  # fmt: skip
 
 
 class _QuietHandler(SimpleHTTPRequestHandler):
@@ -248,7 +257,7 @@ def test_every_page_is_photographed_and_stored_by_hash(browser_crawl: dict) -> N
     rows, items = browser_crawl["rows"], browser_crawl["items"]
     ok = {name for name, (outcome, _) in rows.items() if outcome == "ok"}
     pages = {f"p{i}.html" for i in range(4)}
-    assert ok == {"index.html", "tall.html", "js.html", "hang.html"} | pages
+    assert ok == {"index.html", "tall.html", "js.html", "hang.html", "gbk.html"} | pages
     for name in ok - {"hang.html"}:
         item = items[name]
         shot = item["screenshot"]
@@ -271,6 +280,14 @@ def test_rendered_html_is_stored(browser_crawl: dict) -> None:
     assert "rendered by script" in browser_crawl["html"]["js.html"]
 
 
+def test_a_page_the_browser_read_keeps_the_charset_it_was_served_in(browser_crawl: dict) -> None:
+    # its stored HTML is the browser's DOM (UTF-8); the column says what the
+    # server sent, as for a page fetched without the browser
+    assert "市政府宣布新开公交线路" in browser_crawl["html"]["gbk.html"]
+    assert browser_crawl["encodings"]["gbk.html"] == "gb18030"
+    assert browser_crawl["encodings"]["p0.html"] == "utf-8"
+
+
 def test_a_hung_page_is_stored_from_a_plain_fetch_with_why_it_has_no_picture(
     browser_crawl: dict,
 ) -> None:
@@ -288,6 +305,13 @@ def test_a_page_over_the_max_size_fails_as_without_the_browser(browser_crawl: di
     outcome, reason = browser_crawl["rows"]["big.html"]
     assert outcome == "failed" and "max size" in reason, reason
     assert "big.html" not in browser_crawl["items"]
+
+
+def test_a_page_that_refreshes_itself_for_ever_ends_as_a_redirect_loop(browser_crawl: dict) -> None:
+    # the browser's download is bounded (crawler/browser.py); Scrapy's client
+    # then finds the loop
+    outcome, reason = browser_crawl["rows"]["refresh.html"]
+    assert outcome == "failed" and reason.startswith("redirect loop"), reason
 
 
 def test_limits_the_browser_does_not_keep() -> None:

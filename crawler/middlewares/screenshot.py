@@ -60,7 +60,7 @@ from crawler.middlewares.destinations import DestinationGuard
 from crawler.screenshots import Capture, CaptureParams, ScreenshotStore, capture_page
 from crawler.sitelist import SCREENSHOT_MODES
 from crawler.urlgroups import url_pattern
-from extractors.encoding import browser_misread
+from extractors.encoding import browser_misread, normalize_encoding
 
 logger = logging.getLogger(__name__)
 
@@ -75,6 +75,9 @@ CONTEXT = "sitesift"  # the browser context used for screenshots
 # rendered whatever the policy, and photographed only if the policy says so.
 RENDER = "sitesift_render"
 PHOTOGRAPH = "sitesift_photograph"  # request meta: the policy counted this page
+# response meta: the charset of the page's bytes as the server sent them
+# (the response body is then the browser's DOM, written as UTF-8)
+SOURCE_ENCODING = "sitesift_source_encoding"
 _SKIP_EXTENSIONS = frozenset("." + ext for ext in IGNORED_EXTENSIONS)
 _MAX_SCRIPTED_PATTERNS = 10_000  # a trap's patterns must not grow the set for ever
 
@@ -125,10 +128,11 @@ class ScreenshotConfig:
 
 
 def browser_in_use(settings: BaseSettings) -> bool:
-    """Whether pages can go through the browser: scrapy-playwright is the
-    http download handler (it passes other requests to Scrapy's own)."""
+    """Whether pages can go through the browser: scrapy-playwright (or
+    sitesift's bounded version of it) is the http download handler; it
+    passes other requests to Scrapy's own."""
     handler = str((settings.getdict("DOWNLOAD_HANDLERS") or {}).get("http", ""))
-    return "scrapy_playwright" in handler
+    return "scrapy_playwright" in handler or handler == "crawler.browser.BoundedPlaywrightHandler"
 
 
 class ScreenshotPolicy:
@@ -483,7 +487,7 @@ class ScreenshotMiddleware:
             await self._finished(request)
             return self._plain_fetch(request, f"screenshot not taken: {over}")
         if isinstance(capture, Capture) and raw:
-            response = self._trust_our_decoding(response, raw, capture.charset)
+            response = self._trust_our_decoding(request, response, raw, capture.charset)
         if not request.meta.get(PHOTOGRAPH, True):
             self._inc("rendered_only")  # rendered for its text; no picture wanted
         elif isinstance(capture, Capture):
@@ -527,12 +531,24 @@ class ScreenshotMiddleware:
         meta[SHOT_FAILED] = why[:300]
         return request.replace(meta=meta, dont_filter=True)
 
-    def _trust_our_decoding(self, response: Response, raw: bytes, charset: str) -> Response:
+    def _trust_our_decoding(
+        self, request: Request, response: Response, raw: bytes, charset: str
+    ) -> Response:
         """When Chromium read the server's bytes otherwise than sitesift does
-        (a wrong charset header), store those bytes, not its mojibake DOM."""
+        (a wrong charset header), store those bytes, not its mojibake DOM.
+        Otherwise note the charset the browser read the page in for its row
+        (the stored DOM is UTF-8): Chromium hands a page's body back decoded,
+        so ``raw`` may be that text in UTF-8, not the server's GBK bytes."""
+        served = normalize_encoding(charset)
+        if served not in (None, "utf-8", "cp1252") and _utf8_text(raw):
+            # its own reading of a GBK or Big5 page, handed back in UTF-8
+            request.meta[SOURCE_ENCODING] = served
+            return response
         ctype = (response.headers.get(b"Content-Type") or b"").decode("latin-1")
         ours = browser_misread(raw, ctype, charset)
         if ours is None:
+            if served and served != "cp1252":  # Chromium's guess for an undeclared page
+                request.meta[SOURCE_ENCODING] = served
             return response
         self._inc("raw_html_kept")
         logger.debug("%s: browser decoded %s, bytes are %s", response.url, charset, ours)
@@ -580,6 +596,17 @@ class ScreenshotMiddleware:
                 await browser.close()
         gate, self._recycling = self._recycling, None
         gate.set()
+
+
+def _utf8_text(data: bytes) -> bool:
+    """Non-ASCII text that reads as UTF-8 (GBK or Big5 bytes hardly ever do)."""
+    if data.isascii():
+        return False
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return True
 
 
 def _browser_died(exception: BaseException) -> bool:

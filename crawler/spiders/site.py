@@ -41,7 +41,7 @@ from crawler.distributed import RECOVERED, SharedGrouper, SharedState, shared_st
 from crawler.failures import describe_failure
 from crawler.items import Outcome, PageItem
 from crawler.middlewares.retry_after import RETRY_AFTER_META
-from crawler.middlewares.screenshot import FALLBACK, RENDER, browser_in_use
+from crawler.middlewares.screenshot import FALLBACK, RENDER, SOURCE_ENCODING, browser_in_use
 from crawler.sitelist import SiteSpec, bare_host, merge_by_host, read_site_list
 from crawler.throttle import META_KEY as DELAY_META
 from crawler.traps import TrapGuard, TrapParams
@@ -538,7 +538,7 @@ class SiteSpider(Spider):
             return
         item.document = doc
         item.html = doc.text
-        item.encoding = doc.encoding
+        item.encoding = response.meta.get(SOURCE_ENCODING) or doc.encoding  # as served
         item.title = doc.title
         item.url_group = self.grouper.group(final)
         self.crawler.stats.inc_value("sitesift/pages/ok")
