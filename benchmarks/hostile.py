@@ -2,6 +2,7 @@
 in a row, each a real `sitesift crawl` process into a fresh SQLite file.
 
     python -m benchmarks.hostile [--rounds 3] [--max-pages 2000] [--group-cap 500]
+    python -m benchmarks.hostile --rounds 1 --screenshots group   # through Chromium
 
 Per round: time, the crawl's peak RSS, pages by outcome, failures by reason,
 and how many of the hostile cases ended as tests/hostile_web.py:CASES says.
@@ -22,6 +23,7 @@ from collections import Counter
 from pathlib import Path
 
 from benchmarks.publish import RESULTS, publish
+from crawler.sitelist import SCREENSHOT_MODES
 from tests.hostile_web import CASES, HostileCrawl, HostileWeb, run_crawl
 
 
@@ -51,13 +53,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--max-pages", type=int, default=2000, help="SITESIFT_MAX_PAGES")
     parser.add_argument("--group-cap", type=int, default=500,
                         help="SITESIFT_TRAP_MAX_GROUP_PAGES")  # fmt: skip
+    parser.add_argument("--screenshots", default="none", choices=SCREENSHOT_MODES,
+                        help="SITESIFT_SCREENSHOTS: group or all sends pages through "
+                        "Chromium (default none)")  # fmt: skip
     args = parser.parse_args(argv)
     extra = ["-s", f"SITESIFT_MAX_PAGES={args.max_pages}",
-             "-s", f"SITESIFT_TRAP_MAX_GROUP_PAGES={args.group_cap}"]  # fmt: skip
+             "-s", f"SITESIFT_TRAP_MAX_GROUP_PAGES={args.group_cap}",
+             "-s", f"SITESIFT_SCREENSHOTS={args.screenshots}"]  # fmt: skip
     rows, reasons = [], Counter[str]()
     for round_no in range(1, args.rounds + 1):
         with tempfile.TemporaryDirectory() as tmp, HostileWeb() as web:
-            crawl = run_crawl(web, Path(tmp), *extra)
+            shots = ["-s", f"SITESIFT_SCREENSHOT_DIR={tmp}/shots"]
+            crawl = run_crawl(web, Path(tmp), *extra, *shots, limit=1800)
             requests = sum(web.hits.values())
         outcomes = Counter(row["outcome"] for row in crawl.rows.values())
         for row in crawl.rows.values():
@@ -87,7 +94,8 @@ def main(argv: list[str] | None = None) -> int:
               "| reason | records |", "|---|---:|"]  # fmt: skip
     lines += [f"| {kind} | {count} |" for kind, count in reasons.most_common()]
     table = "\n".join(lines) + "\n"
-    publish(table, RESULTS / "hostile.md")
+    name = "hostile.md" if args.screenshots == "none" else f"hostile-{args.screenshots}.md"
+    publish(table, RESULTS / name)
     return 0 if all(crawl.returncode == 0 for _, crawl, *_ in rows) else 1
 
 

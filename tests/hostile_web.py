@@ -525,8 +525,11 @@ class HostileCrawl:
         return self.rows.get(self.web.url(site, path))
 
 
-def run_crawl(web: HostileWeb, tmp: Path, *extra: str) -> HostileCrawl:
-    """A real `sitesift crawl` subprocess into SQLite; its own peak RSS from wait4."""
+def run_crawl(
+    web: HostileWeb, tmp: Path, *extra: str, limit: float = CRAWL_LIMIT_SECONDS
+) -> HostileCrawl:
+    """A real `sitesift crawl` subprocess into SQLite, killed past ``limit``
+    seconds; its own peak RSS from wait4."""
     db = tmp / "hostile.db"
     sites = web.write_site_list(tmp / "sites.txt")
     args = [arg for name, value in SETTINGS.items() for arg in ("-s", f"{name}={value}")]
@@ -536,7 +539,7 @@ def run_crawl(web: HostileWeb, tmp: Path, *extra: str) -> HostileCrawl:
     with log.open("w") as out:
         proc = subprocess.Popen([*cmd, *args, *extra], stdout=out, stderr=subprocess.STDOUT,
                                 cwd=tmp)  # fmt: skip
-        killer = threading.Timer(CRAWL_LIMIT_SECONDS, proc.send_signal, (signal.SIGKILL,))
+        killer = threading.Timer(limit, proc.send_signal, (signal.SIGKILL,))
         killer.start()
         try:
             _, status, usage = os.wait4(proc.pid, 0)

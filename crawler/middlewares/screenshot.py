@@ -40,6 +40,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import re
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Iterable, Iterator
 from dataclasses import dataclass
@@ -540,7 +541,7 @@ class ScreenshotMiddleware:
         (the stored DOM is UTF-8): Chromium hands a page's body back decoded,
         so ``raw`` may be that text in UTF-8, not the server's GBK bytes."""
         served = normalize_encoding(charset)
-        if served not in (None, "utf-8", "cp1252") and _utf8_text(raw):
+        if served not in (None, "utf-8", "cp1252") and _handed_back(raw, response.text):
             # its own reading of a GBK or Big5 page, handed back in UTF-8
             request.meta[SOURCE_ENCODING] = served
             return response
@@ -598,15 +599,20 @@ class ScreenshotMiddleware:
         gate.set()
 
 
-def _utf8_text(data: bytes) -> bool:
-    """Non-ASCII text that reads as UTF-8 (GBK or Big5 bytes hardly ever do)."""
-    if data.isascii():
-        return False
+_NON_ASCII_RUN = re.compile(r"[^\x00-\x7f]{2,}")
+
+
+def _handed_back(raw: bytes, dom: str) -> bool:
+    """Whether ``raw`` is the browser's own reading of the page in UTF-8
+    (what Chromium gives for a body it decoded), not the server's bytes:
+    it reads as UTF-8 and its non-ASCII text is the DOM's. UTF-8 bytes the
+    browser misread as GBK read as UTF-8 too, but the DOM holds mojibake."""
     try:
-        data.decode("utf-8")
+        text = raw.decode("utf-8")
     except UnicodeDecodeError:
         return False
-    return True
+    runs = _NON_ASCII_RUN.findall(text)[:50]
+    return bool(runs) and sum(run in dom for run in runs) >= 0.8 * len(runs)
 
 
 def _browser_died(exception: BaseException) -> bool:
