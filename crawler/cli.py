@@ -561,6 +561,8 @@ def build_parser(parser_class: type[argparse.ArgumentParser] = argparse.Argument
         "extract",
         help="extract the main text of one page (file or URL)",
         description="Extract the main content of an HTML file, a URL, or - for stdin.",
+        epilog="Exit status: 0 main text found, 1 none found, 2 an error (a page that "
+        "cannot be read or fetched), 141 the reader of its output left (| head).",
     )
     ext.add_argument("file", metavar="FILE_OR_URL", help="HTML file, http(s) URL, or - for stdin")
     ext.add_argument("--method", default="auto", help="extraction method (default: auto)")

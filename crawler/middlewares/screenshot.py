@@ -76,7 +76,7 @@ CONTEXT = "sitesift"  # the browser context used for screenshots
 # rendered whatever the policy, and photographed only if the policy says so.
 RENDER = "sitesift_render"
 PHOTOGRAPH = "sitesift_photograph"  # request meta: the policy counted this page
-# response meta: the charset of the page's bytes as the server sent them
+# request meta, set on the way back: the charset the page was served in
 # (the response body is then the browser's DOM, written as UTF-8)
 SOURCE_ENCODING = "sitesift_source_encoding"
 _SKIP_EXTENSIONS = frozenset("." + ext for ext in IGNORED_EXTENSIONS)
@@ -483,9 +483,7 @@ class ScreenshotMiddleware:
             # Scrapy's client, which refuses it and records why.
             self._inc("over_limits")
             logger.info("%s from the browser is %s: fetched again without it", request.url, over)
-            if request.meta.get(PHOTOGRAPH, True):
-                self.policy.release(request.url)
-            await self._finished(request)
+            await self._finished(request, photographed=False)
             return self._plain_fetch(request, f"screenshot not taken: {over}")
         if isinstance(capture, Capture) and raw:
             response = self._trust_our_decoding(request, response, raw, capture.charset)
@@ -558,10 +556,8 @@ class ScreenshotMiddleware:
     async def process_exception(self, request: Request, exception: BaseException) -> Request | None:
         if not request.meta.get(WANTED) or isinstance(exception, IgnoreRequest):
             return None  # a refusal (robots, a forbidden address) holds for any client
-        if request.meta.get(PHOTOGRAPH, True):
-            self.policy.release(request.url)
         self._inc(f"failed/{type(exception).__name__}")
-        await self._finished(request)
+        await self._finished(request, photographed=False)
         # Whatever went wrong in the browser (it could not reach the page, died
         # on it, timed out on its capture, or a page wanted for its text would
         # not render), the page is fetched with Scrapy's own client: stored
@@ -577,10 +573,13 @@ class ScreenshotMiddleware:
             why = f"screenshot failed: {why}"
         return self._plain_fetch(request, why)
 
-    async def _finished(self, request: Request) -> None:
+    async def _finished(self, request: Request, photographed: bool = True) -> None:
         """Count a browser page; every ``browser_pages`` pages, hold new
         browser requests back, and when the open ones are done close the
-        browser: the handler launches a fresh one for the next request."""
+        browser: the handler launches a fresh one for the next request. A
+        page the policy counted but that got no picture frees its slot."""
+        if not photographed and request.meta.get(PHOTOGRAPH, True):
+            self.policy.release(request.url)
         self._in_flight -= 1
         self._open.discard(request.url)
         self._pages_in_browser += 1
