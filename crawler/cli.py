@@ -381,8 +381,8 @@ def cmd_extract(args: argparse.Namespace) -> int:
     if args.reference and args.method not in ("layout", "auto"):
         raise CLIError("--reference is for --method layout or auto")
     url, content_type = args.url, None
-    is_url = args.file.lower().startswith(("http://", "https://"))
     scheme = re.match(r"([a-z][a-z0-9+.-]*)://", args.file, re.I)
+    is_url = bool(scheme) and scheme.group(1).lower() in ("http", "https")
     if scheme and not is_url:
         raise CLIError(f"cannot fetch {args.file}: only http and https URLs are fetched")
     data: bytes | str
@@ -415,7 +415,7 @@ def cmd_extract(args: argparse.Namespace) -> int:
         output += f"{result.text}\n"
     found = bool(result.text.strip())
     if not found and not args.json:  # say so, rather than leave a blank screen
-        scripted = "<script" in (data if isinstance(data, str) else data.decode("latin-1")).lower()
+        scripted = re.search("<script" if isinstance(data, str) else b"<script", data, re.I)
         hint = "; its scripts may fill it: try --render" if is_url and scripted else ""
         print(f"sitesift: no main text found ({result.method}, page type "
               f"{result.page_type or 'unknown'}){hint}", file=sys.stderr)  # fmt: skip

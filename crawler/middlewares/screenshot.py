@@ -132,8 +132,15 @@ def browser_in_use(settings: BaseSettings) -> bool:
     """Whether pages can go through the browser: scrapy-playwright (or
     sitesift's bounded version of it) is the http download handler; it
     passes other requests to Scrapy's own."""
-    handler = str((settings.getdict("DOWNLOAD_HANDLERS") or {}).get("http", ""))
-    return "scrapy_playwright" in handler or handler == "crawler.browser.BoundedPlaywrightHandler"
+    from scrapy.utils.misc import load_object
+    from scrapy_playwright.handler import ScrapyPlaywrightDownloadHandler
+
+    handler = (settings.getdict("DOWNLOAD_HANDLERS") or {}).get("http")
+    try:
+        cls = load_object(handler) if isinstance(handler, str) else handler
+    except (ImportError, NameError, ValueError):
+        return False
+    return isinstance(cls, type) and issubclass(cls, ScrapyPlaywrightDownloadHandler)
 
 
 class ScreenshotPolicy:
