@@ -21,6 +21,7 @@ from pathlib import Path
 
 import pytest
 from PIL import Image
+from scrapy import Request
 from scrapy.exceptions import NotConfigured
 from scrapy.settings import Settings
 from scrapy.utils.test import get_crawler
@@ -178,11 +179,13 @@ def test_subresource_cache_is_bounded_lru() -> None:
 _PAGES = {
     "index.html": "<html><head><title>Home</title></head><body><h1>Home</h1>"
     + "".join(
-        f"<p><a href='{n}'>{n}</a></p>"
-        for n in ("tall.html", "js.html", "hang.html", "big.html", "gbk.html", "refresh.html")
+        f"<p><a href='{n}.html'>{n}</a></p>" for n in "tall js hang big gbk refresh slow".split()
     )
     + "".join(f"<p><a href='p{i}.html'>page {i}</a></p>" for i in range(4))
     + "</body></html>",
+    # answered after SLOW_SECONDS, past the crawl's DOWNLOAD_TIMEOUT (2 s) but
+    # within the browser's navigation timeout (4 s)
+    "slow.html": "<html><body><p>Too late.</p></body></html>",
     "tall.html": "<html><body><div style='height:20000px;background:#369'>tall</div></body></html>",
     "js.html": "<html><body><div id='x'>static</div><script>document.getElementById('x')"
     ".textContent = 'rendered by script';</script></body></html>",
@@ -210,7 +213,7 @@ def browser_crawl(tmp_path_factory: pytest.TempPathFactory) -> dict:
     site.mkdir()
     for name, body in _PAGES.items():
         (site / name).write_bytes(body if isinstance(body, bytes) else body.encode())
-    handler = partial(_QuietHandler, directory=str(site))
+    handler = partial(_SlowHandler, directory=str(site))
     server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     base = f"http://127.0.0.1:{server.server_address[1]}/"
@@ -223,7 +226,8 @@ def browser_crawl(tmp_path_factory: pytest.TempPathFactory) -> dict:
                 "FEED_EXPORT_FIELDS": fields, "DOWNLOAD_DELAY": 0, "AUTOTHROTTLE_START_DELAY": 0,
                 "RETRY_TIMES": 0, "SITESIFT_FOLLOW_SITEMAPS": False,
                 "SITESIFT_DEDUP_ENABLED": False, "CONCURRENT_REQUESTS": 1,
-                "DOWNLOAD_MAXSIZE": 200_000, "DOWNLOAD_WARNSIZE": 100_000}  # fmt: skip
+                "DOWNLOAD_MAXSIZE": 200_000, "DOWNLOAD_WARNSIZE": 100_000,
+                "DOWNLOAD_TIMEOUT": 2}  # fmt: skip
     args = [sys.executable, "-m", "crawler.cli", "crawl", str(tmp / "sites.txt"),
             "--db", f"sqlite:///{db}", "-O", str(feed)]  # fmt: skip
     for key, value in settings.items():
@@ -251,6 +255,16 @@ def browser_crawl(tmp_path_factory: pytest.TempPathFactory) -> dict:
 class _QuietHandler(SimpleHTTPRequestHandler):
     def log_message(self, *args: object) -> None:
         pass
+
+
+SLOW_SECONDS = 3.0
+
+
+class _SlowHandler(_QuietHandler):
+    def do_GET(self) -> None:
+        if self.path.endswith("/slow.html"):
+            time.sleep(SLOW_SECONDS)
+        super().do_GET()
 
 
 def test_every_page_is_photographed_and_stored_by_hash(browser_crawl: dict) -> None:
@@ -305,6 +319,23 @@ def test_a_page_over_the_max_size_fails_as_without_the_browser(browser_crawl: di
     outcome, reason = browser_crawl["rows"]["big.html"]
     assert outcome == "failed" and "max size" in reason, reason
     assert "big.html" not in browser_crawl["items"]
+
+
+def test_a_page_slower_than_the_download_timeout_fails_as_without_the_browser(
+    browser_crawl: dict,
+) -> None:
+    # the browser would wait its navigation timeout (4 s) and store it; the
+    # crawl's DOWNLOAD_TIMEOUT (2 s) holds for the browser too
+    outcome, reason = browser_crawl["rows"]["slow.html"]
+    assert outcome == "failed" and reason.startswith("timeout"), reason
+
+
+def test_the_browser_waits_no_longer_than_the_request_may() -> None:
+    from crawler.middlewares.screenshot import ScreenshotConfig, ScreenshotMiddleware
+
+    mw = ScreenshotMiddleware(ScreenshotConfig(download_timeout=30, navigation_timeout=20))
+    assert mw._page_timeout(Request("http://s.test/")) == 20
+    assert mw._page_timeout(Request("http://s.test/", meta={"download_timeout": 5})) == 5
 
 
 def test_a_page_that_refreshes_itself_for_ever_ends_as_a_redirect_loop(browser_crawl: dict) -> None:

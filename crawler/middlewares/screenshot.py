@@ -93,6 +93,10 @@ class ScreenshotConfig:
     browser_pages: int = 200
     cache_mb: int = 64  # subresources kept for the browser's next pages
     capture: CaptureParams = CaptureParams()
+    # Scrapy's client limits, which the browser's pages keep too.
+    max_size: int = 0  # DOWNLOAD_MAXSIZE; 0 = none
+    download_timeout: float = 30.0  # DOWNLOAD_TIMEOUT, seconds
+    navigation_timeout: float = 30.0  # PLAYWRIGHT_DEFAULT_NAVIGATION_TIMEOUT, seconds
 
     def __post_init__(self) -> None:
         if self.mode not in SCREENSHOT_MODES:
@@ -125,6 +129,10 @@ class ScreenshotConfig:
             browser_pages=settings.getint("SITESIFT_SCREENSHOT_BROWSER_PAGES", 200),
             cache_mb=settings.getint("SITESIFT_SCREENSHOT_CACHE_MB", 64),
             capture=capture,
+            max_size=settings.getint("DOWNLOAD_MAXSIZE", 0),
+            download_timeout=settings.getfloat("DOWNLOAD_TIMEOUT", 30.0),
+            navigation_timeout=settings.getfloat("PLAYWRIGHT_DEFAULT_NAVIGATION_TIMEOUT", 30_000)
+            / 1000,
         )
 
 
@@ -366,9 +374,18 @@ class ScreenshotMiddleware:
                 },
                 "playwright_page_methods": [_page_method(self._capture)],
                 "playwright_page_init_callback": self._init_page,
+                "playwright_page_goto_kwargs": {"timeout": 1000 * self._page_timeout(request)},
             }
         )
         return None
+
+    def _page_timeout(self, request: Request) -> float:
+        """Seconds the browser waits for the page to load: the navigation
+        timeout, or the request's download timeout when that is shorter. A
+        page Scrapy's client would give up on is not stored from the
+        browser; it falls back to that client, which records the timeout."""
+        download = request.meta.get("download_timeout", self.config.download_timeout)
+        return min(self.config.navigation_timeout, float(download))
 
     def _render_wanted(self, request: Request) -> bool:
         """Whether the page is rendered for its text: the spider found it
@@ -514,7 +531,7 @@ class ScreenshotMiddleware:
         """What the page the browser fetched breaks of the limits Scrapy's
         client keeps (``DOWNLOAD_MAXSIZE``, its header line length), or None."""
         size = max(len(raw or b""), len(response.body))
-        limit = self.crawler.settings.getint("DOWNLOAD_MAXSIZE") if self.crawler else 0
+        limit = self.config.max_size
         if limit and size > limit:
             return f"{size} bytes, over DOWNLOAD_MAXSIZE ({limit})"
         longest = max(
