@@ -171,6 +171,10 @@ def cmd_crawl(args: argparse.Namespace) -> int:
         print(f"sitesift: no page could be fetched ({failed} failed); "
               "the failures are recorded (sitesift status)", file=sys.stderr)  # fmt: skip
         return EXIT_FAILED
+    if skipped := _all_skipped(stats):
+        print(f"sitesift: no page stored: all {skipped} fetched were skipped (not HTML,"
+              " not due, or a trap); the reasons are recorded (sitesift status)",
+              file=sys.stderr)  # fmt: skip
     return EXIT_OK
 
 
@@ -180,10 +184,21 @@ def _nothing_fetched(stats: dict[str, Any]) -> int:
     every page was not due is empty, not failed."""
     from crawler.items import Outcome
 
-    if stats.get("sitesift/pages/ok") or stats.get("sitesift/pages/unchanged"):
+    if _stored(stats):
         return 0
     failures = set(Outcome) - {Outcome.OK, Outcome.SKIPPED}
     return sum(stats.get(f"sitesift/pages/{outcome}", 0) for outcome in failures)
+
+
+def _all_skipped(stats: dict[str, Any]) -> int:
+    """The skipped pages of a crawl that stored no page, else 0: no failure
+    (the exit status stays 0), but a user should hear why the database got
+    no page."""
+    return 0 if _stored(stats) else stats.get("sitesift/pages/skipped", 0)
+
+
+def _stored(stats: dict[str, Any]) -> bool:
+    return bool(stats.get("sitesift/pages/ok") or stats.get("sitesift/pages/unchanged"))
 
 
 def _check_log_and_job_paths(args: argparse.Namespace) -> None:

@@ -125,6 +125,19 @@ def test_a_dead_site_beside_a_live_one_does_not_fail_the_crawl(tmp_path: Path) -
     assert "no page could be fetched" not in proc.stderr
 
 
+def test_a_crawl_that_skipped_every_page_says_so(tmp_path: Path) -> None:
+    from tests.local_site import serving
+
+    db = tmp_path / "x.db"
+    sites = tmp_path / "sites.txt"
+    with serving(lambda path: ("application/pdf", b"%PDF-1.4 not a page")) as url:
+        sites.write_text(f"{url}report.pdf\n")
+        proc = sitesift("crawl", str(sites), "--db", f"sqlite:///{db}",
+                        env={"SITESIFT_CRAWL_DELAY_CAP": "0"})  # fmt: skip
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert "no page stored: all 1 fetched were skipped" in proc.stderr
+
+
 @pytest.fixture
 def sites(tmp_path: Path) -> Path:
     path = tmp_path / "sites.txt"

@@ -179,7 +179,8 @@ def test_subresource_cache_is_bounded_lru() -> None:
 _PAGES = {
     "index.html": "<html><head><title>Home</title></head><body><h1>Home</h1>"
     + "".join(
-        f"<p><a href='{n}.html'>{n}</a></p>" for n in "tall js hang big gbk refresh slow".split()
+        f"<p><a href='{n}.html'>{n}</a></p>"
+        for n in ["tall", "js", "hang", "big", "gbk", "refresh", "slow"]
     )
     + "".join(f"<p><a href='p{i}.html'>page {i}</a></p>" for i in range(4))
     + "</body></html>",
