@@ -3,7 +3,7 @@
     sitesift crawl sites.txt [--db URL] [-O out.jsonl] [-s NAME=VALUE] ...
     sitesift extract FILE_OR_URL [--method NAME] [--url URL] [--json]
     sitesift export --format jsonl|csv|markdown --output PATH [filters] [--db URL]
-    sitesift status [--db URL]
+    sitesift status [--db URL] [--failures [N]]
     sitesift schedule add NAME --sites FILE (--cron EXPR | --every 6h) [--db URL]
     sitesift schedule list | remove NAME | run-now NAME
     sitesift scheduler [--db URL]
@@ -168,13 +168,13 @@ def cmd_crawl(args: argparse.Namespace) -> int:
     if stats.get("finish_reason") != "finished":
         return EXIT_FAILED
     if failed := _nothing_fetched(stats):
-        print(f"sitesift: no page could be fetched ({failed} failed); "
-              "the failures are recorded (sitesift status)", file=sys.stderr)  # fmt: skip
+        print(f"sitesift: no page could be fetched ({failed} failed); the failures"
+              " are recorded (sitesift status --failures)", file=sys.stderr)  # fmt: skip
         return EXIT_FAILED
     if skipped := _all_skipped(stats):
-        print(f"sitesift: no page stored: all {skipped} fetched were skipped (not HTML,"
-              " not due, or a trap); the reasons are recorded (sitesift status)",
-              file=sys.stderr)  # fmt: skip
+        print(f"sitesift: no page stored: all {skipped} were skipped (not HTML, not due,"
+              " a refused address or a trap); the reasons are recorded"
+              " (sitesift status --failures)", file=sys.stderr)  # fmt: skip
     return EXIT_OK
 
 

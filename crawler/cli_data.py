@@ -15,7 +15,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import Engine, func, select
+from sqlalchemy import Connection, Engine, func, select
 from sqlalchemy.exc import SQLAlchemyError
 
 if TYPE_CHECKING:
@@ -182,6 +182,7 @@ def cmd_status(args: argparse.Namespace) -> int:
             ).scalar_one()
             runs = conn.execute(select(crawl_runs).order_by(crawl_runs.c.id.desc()).limit(5)).all()
             jobs = list_jobs(engine)
+            failures = _recent_failures(conn, args.failures) if args.failures > 0 else []
     except SQLAlchemyError:  # it opened, then failed: the spool still tells (main says why)
         _spool_status(spool, say_empty=True)
         engine.dispose()
@@ -199,9 +200,27 @@ def cmd_status(args: argparse.Namespace) -> int:
               f"{run.finish_reason or 'running or interrupted'}")  # fmt: skip
     for job in jobs:
         print(f"job {job.name}: {job.when}, next {job.next_run_at}, last exit {job.last_exit}")
+    if args.failures > 0:
+        failed = sum(n for _, outcome, n in outcomes if outcome != "ok")
+        print(f"pages not ok: {failed}" + (f", the latest {len(failures)}:" if failures else ""))
+        for row in failures:
+            print(f"  {row.outcome:10s} {row.url}  ({row.reason or 'no reason recorded'})")
     _spool_status(spool)
     engine.dispose()
     return EXIT_OK
+
+
+def _recent_failures(conn: Connection, limit: int) -> list[Any]:
+    """The ``limit`` pages most recently recorded as not ok."""
+    from pipelines.schema import pages
+
+    query = (
+        select(pages.c.outcome, pages.c.url, pages.c.reason)
+        .where(pages.c.outcome != "ok")
+        .order_by(pages.c.fetched_at.desc(), pages.c.id.desc())
+        .limit(limit)
+    )
+    return list(conn.execute(query).all())
 
 
 def _spool_status(spool: Spool, say_empty: bool = False) -> None:
@@ -395,6 +414,11 @@ def add_data_commands(sub: Any) -> None:  # noqa: ANN401 - argparse's private su
     status.add_argument(
         "--redis", metavar="URL", help="show the distributed crawls in this Redis instead"
     )
+    status.add_argument(
+        "--failures", metavar="N", type=int, nargs="?", const=20, default=0,
+        help="also list the N pages (default 20) most recently recorded as not ok,"
+        " with their reasons",
+    )  # fmt: skip
     status.set_defaults(func=cmd_status)
 
     prune = sub.add_parser("prune-screenshots",

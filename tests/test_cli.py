@@ -135,7 +135,9 @@ def test_a_crawl_that_skipped_every_page_says_so(tmp_path: Path) -> None:
         proc = sitesift("crawl", str(sites), "--db", f"sqlite:///{db}",
                         env={"SITESIFT_CRAWL_DELAY_CAP": "0"})  # fmt: skip
     assert proc.returncode == 0, proc.stderr[-2000:]
-    assert "no page stored: all 1 fetched were skipped" in proc.stderr
+    assert "no page stored: all 1 were skipped" in proc.stderr
+    listed = sitesift("status", "--db", f"sqlite:///{db}", "--failures", "5").stdout
+    assert "skipped" in listed and "report.pdf" in listed, listed
 
 
 @pytest.fixture
@@ -580,6 +582,12 @@ def test_status_reads_a_crawled_database(tmp_path: Path, sites: Path) -> None:
     proc = sitesift("status", "--db", db, cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr
     assert "127.0.0.1:9: 1 failed" in proc.stdout
+    assert "pages not ok" not in proc.stdout
+    listed = sitesift("status", "--db", db, "--failures", cwd=tmp_path)
+    assert listed.returncode == 0, listed.stderr
+    line = next(x for x in listed.stdout.splitlines() if "http://127.0.0.1:9/" in x)
+    assert line.split()[0] == "failed" and "refused" in line.lower(), listed.stdout
+    assert "pages not ok: 1, the latest 1:" in listed.stdout
 
 
 def test_export_page_type_offers_only_what_articles_hold(tmp_path: Path) -> None:
