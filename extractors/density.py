@@ -33,7 +33,7 @@ from typing import Any
 from lxml import etree
 
 from .boilerplate import clean_lines
-from .document import BLOCK_TAGS, Document, NodeStats, as_document, text_lines
+from .document import BLOCK_TAGS, Document, NodeStats, as_document, data_table_nodes, text_lines
 from .params import resolve_params
 from .result import PageType, Result
 
@@ -371,8 +371,9 @@ def below_threshold(
     per_tag = params.markup_chars_per_tag if params else 0.0
     min_tags = params.markup_min_tags if params else 0
     out = set()
+    tables = data_table_nodes(root, stats)
     for el in root.iterdescendants():
-        if el.tag not in _PRUNABLE or el not in td:
+        if el.tag not in _PRUNABLE or el not in td or el in tables:
             continue
         d = td[el]
         st = stats[el]

@@ -686,6 +686,36 @@ def is_data_row(tr: etree._Element) -> bool:
     )
 
 
+# A data table: at least this many data rows, most of its rows, and under
+# this share of link text (a grid of links is a menu, not data).
+DATA_TABLE_MIN_ROWS = 2
+DATA_TABLE_MAX_LINK_DENSITY = 0.5
+
+
+def data_table_nodes(root: etree._Element, stats: dict[etree._Element, NodeStats]) -> set:
+    """The elements of ``root``'s data tables, with the wrappers that hold
+    mostly one of them. The density methods keep these whole: short cells
+    under many tags are what a table is, not a sign of boilerplate, and
+    pruning them by density cut price lists and schedules out of articles."""
+    nodes: set[etree._Element] = set()
+    for table in root.iter("table"):
+        st = stats.get(table)
+        if st is None or not st.text_len or st.link_density >= DATA_TABLE_MAX_LINK_DENSITY:
+            continue
+        rows = list(table.iter("tr"))
+        data = sum(1 for tr in rows if is_data_row(tr))
+        if data < DATA_TABLE_MIN_ROWS or 2 * data < len(rows):
+            continue
+        if not stats[root].line < st.line or not st.last_line < stats[root].last_line:
+            continue  # not between other lines of the root
+        nodes.update(table.iter())
+        el = table.getparent()
+        while el is not None and el is not root and 2 * st.text_len >= stats[el].text_len:
+            nodes.add(el)
+            el = el.getparent()
+    return nodes
+
+
 def row_line(cells: list[str]) -> str:
     """A data row's line ("" when all its cells are empty)."""
     line = collapse_ws(CELL_SEPARATOR.join(cells))

@@ -37,7 +37,7 @@ from lxml import etree
 from .boilerplate import clean_lines
 from .density import Params as CetdParams
 from .density import body_elements, compute_density
-from .document import BLOCK_TAGS, HEADING_TAGS, Document, as_document, text_lines
+from .document import BLOCK_TAGS, HEADING_TAGS, Document, as_document, data_table_nodes, text_lines
 from .params import resolve_params
 from .result import LengthClass, PageType, Result
 
@@ -396,9 +396,12 @@ def _pruned(doc: Document, roots: list[etree._Element], scores: _Scores, thresho
     """Inside the kept blocks, removed nodes and blocks under the threshold."""
     skip: set[etree._Element] = set()
     for root in roots:
+        tables = data_table_nodes(root, doc.stats)
         for el in root.iterdescendants():
             if el in scores.removed or (
-                el.tag in _PRUNABLE and 0 < scores.density.get(el, 0.0) < threshold
+                el.tag in _PRUNABLE
+                and el not in tables
+                and 0 < scores.density.get(el, 0.0) < threshold
             ):
                 skip.add(el)
     return skip
