@@ -12,7 +12,7 @@ tree. Nothing here imports Scrapy or a database.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import replace
 from functools import wraps
 from importlib import import_module
@@ -84,30 +84,29 @@ def _with_line_breaks(fn: Callable[..., Result]) -> Callable[..., Result]:
     return run
 
 
-class _Methods(dict):
-    """A dict of method name -> callable that imports each module lazily."""
+class _Methods(Mapping[str, Callable[..., Result]]):
+    """Method name -> callable, each module imported on first use."""
 
-    def __missing__(self, name: str) -> Callable[..., Result]:
-        fn = self[name] = _with_line_breaks(method_function(name))
+    def __init__(self) -> None:
+        self._loaded: dict[str, Callable[..., Result]] = {}
+
+    def __getitem__(self, name: str) -> Callable[..., Result]:
+        fn = self._loaded.get(name)
+        if fn is None:
+            fn = self._loaded[name] = _with_line_breaks(method_function(name))
         return fn
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[str]:
         return iter(_METHOD_PATHS)
 
     def __len__(self) -> int:
         return len(_METHOD_PATHS)
 
     def __contains__(self, name: object) -> bool:
-        return name in _METHOD_PATHS
-
-    def keys(self):  # type: ignore[override]
-        return _METHOD_PATHS.keys()
-
-    def items(self):  # type: ignore[override]
-        return [(name, self[name]) for name in _METHOD_PATHS]
+        return name in _METHOD_PATHS  # without importing the method
 
 
-METHODS: dict[str, Callable[..., Result]] = _Methods()
+METHODS: Mapping[str, Callable[..., Result]] = _Methods()
 
 
 def extract(
@@ -115,10 +114,16 @@ def extract(
     url: str | None = None,
     method: str = "auto",
     reference: str | bytes | Document | list[Any] | None = None,
+    *,
+    content_type: str | None = None,
     **params: Any,
 ) -> Result:
     """Extract the main content of a page with the named method (by default
     ``auto``: classify the page, route it and combine methods).
+
+    ``content_type`` is the HTTP header's value ("text/html; charset=gbk"):
+    its charset decodes ``bytes`` ahead of the page's own ``<meta>`` and
+    detection (which can misread a few bytes of GBK).
 
     ``reference`` (one page or a list) is for the methods that compare a page
     with others of its URL group (:data:`TAKES_REFERENCE`: ``layout``,
@@ -134,12 +139,12 @@ def extract(
     fn = METHODS[method]
     if reference is not None and method in TAKES_REFERENCE:
         params["reference"] = reference
+    doc = as_document(html, url, content_type)
     if method == "auto":
-        return fn(html, url, **params)
+        return fn(doc, url, **params)
     from .metadata import extract_metadata
 
     fetched_at = params.pop("fetched_at", None)
-    doc = as_document(html, url)
     result = fn(doc, url, **params)
     meta = extract_metadata(doc, url, fetched_at, main=result.node)
     result.title = meta.title or result.title

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, fields
 from enum import StrEnum
 from typing import Any
 
@@ -60,6 +60,15 @@ class Result:
     @property
     def lines(self) -> list[str]:
         return [line for line in self.text.split("\n") if line]
+
+    def __getstate__(self) -> list[Any]:
+        """Pickled (sent to another process) without ``node``: lxml cannot
+        pickle an element, and it would carry the whole parsed page."""
+        return [None if f.name == "node" else getattr(self, f.name) for f in fields(self)]
+
+    def __setstate__(self, state: list[Any]) -> None:
+        for f, value in zip(fields(self), state, strict=True):
+            object.__setattr__(self, f.name, value)
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready dict (enums as strings, no tree node)."""

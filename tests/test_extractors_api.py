@@ -1,0 +1,44 @@
+"""The public API as a library user meets it: METHODS, extract's arguments,
+results that cross a process boundary."""
+
+from __future__ import annotations
+
+import pickle
+import subprocess
+import sys
+from concurrent.futures import ProcessPoolExecutor
+
+from extractors import PageType, extract
+
+STORY = "<p>" + "The council voted on Tuesday to approve a plan for a new park. " * 4 + "</p>"
+PAGE = f"<html><body><nav><a href='/'>Home</a></nav><article>{STORY * 3}</article></body></html>"
+
+
+def test_methods_is_a_whole_mapping_in_a_fresh_process() -> None:
+    # dict methods that bypass a lazy __missing__ (get, values) saw nothing
+    # until a name had been looked up with []
+    code = (
+        "from extractors import METHODS;"
+        "assert METHODS.get('cetd') is not None and METHODS.get('nope') is None;"
+        "assert len(list(METHODS.values())) == len(METHODS) == len(dict(METHODS));"
+        "assert 'auto' in METHODS and METHODS['cetd'] is METHODS.get('cetd')"
+    )
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
+
+
+def test_a_result_pickles_without_its_tree_node() -> None:
+    result = extract(PAGE)
+    assert result.node is not None and result.page_type is PageType.ARTICLE
+    copy = pickle.loads(pickle.dumps(result))
+    assert copy == result and copy.node is None
+    with ProcessPoolExecutor(1) as pool:
+        assert pool.submit(extract, PAGE).result().text == result.text
+
+
+def test_the_charset_header_decodes_bytes_the_page_does_not_label() -> None:
+    # a few bytes of GBK alone are misread (as Korean, say); the header says
+    body = "<p>你好，世界。今天天气很好。</p>".encode("gbk")
+    for method in ("auto", "cetd"):
+        text = extract(body, method=method, content_type="text/html; charset=gbk").text
+        assert text == "你好，世界。今天天气很好。", method
