@@ -15,6 +15,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
 from typing import Any
+from urllib.parse import urlsplit
 
 from lxml import etree
 
@@ -265,8 +266,34 @@ def find_title(
     }
     for candidate in (og, page_title):
         if candidate:
-            return _strip_site_name(candidate, site, headings), None
+            return _strip_site_name(candidate, site, headings, _home_names(doc)), None
     return None, None
+
+
+def _home_names(doc: Document, limit: int = 5) -> set[str]:
+    """What the page calls its site without og:site_name, normalised: the
+    text of its links to the site's home page (the logo link, "Springfield
+    Gazette") and the host's name ("springfieldgazette" of
+    www.springfieldgazette.com). A section page's ``<title>``, "News -
+    Springfield Gazette", has the site's name as its longest part."""
+    names: set[str] = set()
+    host = urlsplit(doc.url).hostname if doc.url else None
+    if host:
+        labels = host.split(".")
+        names.add(labels[-2] if len(labels) >= 2 else labels[0])
+    for a in doc.body.iter("a"):
+        href = a.get("href") or ""
+        target = absolute_url(href, doc.url) if not href.startswith("#") else None
+        if target is None:
+            continue
+        parts = urlsplit(target)
+        if parts.path not in ("", "/") or parts.query or parts.hostname != host:
+            continue
+        if name := _norm(text_content(a)):
+            names.add(name)
+            if len(names) > limit:
+                break
+    return names
 
 
 def _headline_element(
@@ -306,9 +333,15 @@ def _is_logo(el: etree._Element, link_density: float) -> bool:
     )
 
 
-def _strip_site_name(title: str, site: str, headings: set[str] = frozenset()) -> str:  # type: ignore[assignment]
+def _strip_site_name(
+    title: str,
+    site: str,
+    headings: set[str] = frozenset(),  # type: ignore[assignment]
+    home: set[str] = frozenset(),  # type: ignore[assignment]
+) -> str:
     """The part of a ``<title>`` that is not the site name: the part shown
-    as a heading, else the longest part once the site name is dropped."""
+    as a heading, else the longest part once the site name (og:site_name,
+    or a part that is exactly one of the ``home`` names) is dropped."""
     parts = [p.strip() for p in _TITLE_SEP.split(title) if p and p.strip()]
     if len(parts) <= 1:
         return _without_site_suffix(title.strip(), site)
@@ -317,7 +350,7 @@ def _strip_site_name(title: str, site: str, headings: set[str] = frozenset()) ->
             return part
     site_n = _norm(site)
     kept = [p for p in parts if not site_n or _norm(p) not in site_n and site_n not in _norm(p)]
-    kept = kept or parts
+    kept = [p for p in kept if _norm(p) not in home] or kept or parts
     return max(kept, key=len)
 
 

@@ -76,6 +76,25 @@ def _page(head: str, body: str) -> str:
     return f"<html><head>{head}</head><body>{body}</body></html>"
 
 
+def test_a_section_pages_title_is_not_its_longer_site_name() -> None:
+    # no og:site_name and no heading: the site's name is the longest part,
+    # known by the home page's link or by the host's name
+    body = "<p>" + "Today's stories from the council and the courts. " * 4 + "</p>"
+    linked = _page("<title>News - Springfield Gazette</title>",
+                   '<a href="/">Springfield Gazette</a>' + body)  # fmt: skip
+    assert extract_metadata(linked).title == "News"
+    zh = _page(
+        "<title>体育_江城日报网</title>", '<a href="https://www.jc.cn/">江城日报网</a>' + body
+    )
+    assert extract_metadata(zh, "https://www.jc.cn/sports/").title == "体育"
+    hosted = _page("<title>Sports | Springfield Gazette</title>", body)
+    url = "https://www.springfieldgazette.com/sports/"
+    assert extract_metadata(hosted, url).title == "Sports"
+    # a link home named "Home" is not taken for a part that only holds it
+    home = _page("<title>Homes for sale - Riverton</title>", '<a href="/">Home</a>' + body)
+    assert extract_metadata(home).title == "Homes for sale"
+
+
 def test_title_prefers_visible_headline_over_site_name() -> None:
     html = _page(
         "<title>Bridge to close for repairs | Riverton Ledger</title>",
