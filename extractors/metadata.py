@@ -266,7 +266,8 @@ def find_title(
     }
     for candidate in (og, page_title):
         if candidate:
-            return _strip_site_name(candidate, site, headings, _home_names(doc)), None
+            home = _home_names(doc) if _TITLE_SEP.search(candidate) else set()
+            return _strip_site_name(candidate, site, headings, home), None
     return None, None
 
 
@@ -282,12 +283,8 @@ def _home_names(doc: Document, limit: int = 5) -> set[str]:
         labels = host.split(".")
         names.add(labels[-2] if len(labels) >= 2 else labels[0])
     for a in doc.body.iter("a"):
-        href = a.get("href") or ""
-        target = absolute_url(href, doc.url) if not href.startswith("#") else None
-        if target is None:
-            continue
-        parts = urlsplit(target)
-        if parts.path not in ("", "/") or parts.query or parts.hostname != host:
+        href = (a.get("href") or "").strip()  # "/", "./", "https://host/", "//host"
+        if href not in ("/", "./") and href.rstrip("/").partition("//")[2].lower() != host:
             continue
         if name := _norm(text_content(a)):
             names.add(name)
