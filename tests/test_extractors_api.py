@@ -8,6 +8,8 @@ import subprocess
 import sys
 from concurrent.futures import ProcessPoolExecutor
 
+import pytest
+
 from extractors import PageType, extract
 
 STORY = "<p>" + "The council voted on Tuesday to approve a plan for a new park. " * 4 + "</p>"
@@ -42,3 +44,17 @@ def test_the_charset_header_decodes_bytes_the_page_does_not_label() -> None:
     for method in ("auto", "cetd"):
         text = extract(body, method=method, content_type="text/html; charset=gbk").text
         assert text == "你好，世界。今天天气很好。", method
+
+
+def test_a_parameter_of_the_wrong_type_is_refused_by_name() -> None:
+    # a str where a tuple is wanted was split into one-letter method names
+    with pytest.raises(TypeError, match="candidates takes tuple"):
+        extract(PAGE, candidates="cetd")
+    with pytest.raises(TypeError, match="short_agreement takes float"):
+        extract(PAGE, short_agreement="high")
+    with pytest.raises(TypeError, match="params= takes a extractors.auto.Params"):
+        extract(PAGE, params={"short_agreement": 0.5})
+    with pytest.raises(TypeError, match="it takes candidates, short_agreement"):
+        extract(PAGE, shortagreement=0.5)
+    assert extract(PAGE, short_agreement=1).text  # an int does for a float
+    assert extract(PAGE, method="justext", tokenizer="whitespace").method == "justext"
