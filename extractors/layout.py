@@ -131,11 +131,23 @@ def _params(params: dict[str, Any]) -> Params:
     return replace(base, **params)
 
 
+def check_reference(reference: PageRef | Sequence[PageRef]) -> Sequence[PageRef]:
+    """``reference`` as a list of pages; a TypeError when it is neither a
+    page nor a list of them."""
+    if isinstance(reference, (str, bytes, bytearray, Document)):
+        return [reference]
+    if not isinstance(reference, (list, tuple)):
+        raise TypeError(
+            "reference= takes a page (str, bytes or Document) or a list of pages,"
+            f" not {type(reference).__name__}"
+        )
+    return reference
+
+
 def _as_documents(reference: PageRef | Sequence[PageRef] | None) -> Iterable[Document]:
     if reference is None:
         return
-    pages = [reference] if isinstance(reference, (str, bytes, Document)) else reference
-    for page in pages:
+    for page in check_reference(reference):
         try:
             yield as_document(page)
         except (ValueError, TypeError):

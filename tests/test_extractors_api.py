@@ -58,3 +58,10 @@ def test_a_parameter_of_the_wrong_type_is_refused_by_name() -> None:
         extract(PAGE, shortagreement=0.5)
     assert extract(PAGE, short_agreement=1).text  # an int does for a float
     assert extract(PAGE, method="justext", tokenizer="whitespace").method == "justext"
+
+
+def test_a_reference_that_is_no_page_is_refused_alike_by_layout_and_auto() -> None:
+    for method in ("layout", "auto"):  # auto only logged layout's TypeError
+        with pytest.raises(TypeError, match="reference= takes a page"):
+            extract(PAGE, method=method, reference=5)
+    assert extract(PAGE, method="layout", reference=(PAGE,)).method == "layout"
