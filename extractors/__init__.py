@@ -128,7 +128,14 @@ def extract(
     ``reference`` (one page or a list) is for the methods that compare a page
     with others of its URL group (:data:`TAKES_REFERENCE`: ``layout``,
     ``auto``); the others ignore it, so a caller may pass it whatever the
-    method. An unknown parameter raises ``TypeError``.
+    method.
+
+    Raises :class:`ExtractionError` (a ``ValueError``) when ``html`` is no
+    page (``None``, a number), ``KeyError`` for an unknown method,
+    ``TypeError`` for an unknown parameter, one of the wrong type or a
+    ``reference`` that is no page, ``ValueError`` for a ``fetched_at`` that
+    is no date. Garbage that is a page (empty, binary, broken) gives an
+    empty result.
 
     A named method's result also gets the page's metadata, as ``auto``'s
     does: the title without the site's name, the publish date (relative

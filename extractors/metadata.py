@@ -167,7 +167,9 @@ def _as_datetime(value: datetime | date | str | float | None) -> datetime | None
     if isinstance(value, int | float) and not isinstance(value, bool):
         return datetime.fromtimestamp(value, UTC)
     if isinstance(value, str):
-        return parse_date(value)
+        if (parsed := parse_date(value)) is None:
+            raise ValueError(f"fetched_at: cannot read {value!r} as a date (ISO 8601 wanted)")
+        return parsed
     raise TypeError(f"fetched_at takes a datetime, a date, an ISO string or seconds, not {value!r}")
 
 

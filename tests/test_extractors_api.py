@@ -65,3 +65,9 @@ def test_a_reference_that_is_no_page_is_refused_alike_by_layout_and_auto() -> No
         with pytest.raises(TypeError, match="reference= takes a page"):
             extract(PAGE, method=method, reference=5)
     assert extract(PAGE, method="layout", reference=(PAGE,)).method == "layout"
+
+
+def test_a_fetch_time_that_is_no_date_is_refused() -> None:
+    with pytest.raises(ValueError, match="fetched_at: cannot read 'yesterday'"):
+        extract(PAGE, fetched_at="yesterday")
+    assert extract(PAGE, fetched_at="2024-05-03T12:00:00Z").text
