@@ -26,6 +26,8 @@ def resolve_params(params: P | None, overrides: dict[str, Any], cls: type[P]) ->
             f"unknown parameter(s) for {where}: {names}; it takes {', '.join(defaults)}"
         )
     for name, value in overrides.items():
+        if isinstance(defaults[name], tuple) and isinstance(value, list):
+            overrides[name] = value = tuple(value)  # frozen params hold tuples
         _check_type(where, name, value, defaults[name])
     return replace(base, **overrides) if overrides else base  # type: ignore[type-var]
 
@@ -37,8 +39,9 @@ def _check_type(where: str, name: str, value: Any, default: Any) -> None:
     expected = type(default)
     if expected is float and isinstance(value, int) and not isinstance(value, bool):
         return
-    if issubclass(expected, Enum) and value in {m.value for m in expected}:
-        return  # a choice by name ("jieba")
+    choices = {m.value for m in expected} if issubclass(expected, Enum) else set()
+    if isinstance(value, str) and value in choices:
+        return  # an enum's member by name ("jieba")
     if not isinstance(value, expected) or isinstance(value, bool) != isinstance(default, bool):
         raise TypeError(
             f"{where}: {name} takes {expected.__name__} (default {default!r}), not {value!r}"
