@@ -421,6 +421,10 @@ def cmd_extract(args: argparse.Namespace) -> int:
     except OSError as exc:
         raise CLIError(f"cannot read reference {exc.filename}: {exc.strerror}") from None
     doc = as_document(data, url, content_type)
+    if blocked := _block_page(doc):
+        print(f"sitesift: {args.file}: {blocked} (a captcha or access-denied page; "
+              "a crawl records it as blocked): nothing extracted", file=sys.stderr)  # fmt: skip
+        return EXIT_FAILED
     result = extract(doc, url=url, method=args.method, reference=reference,
                      fetched_at=datetime.now(UTC))  # fmt: skip
     if args.json:
@@ -440,6 +444,15 @@ def cmd_extract(args: argparse.Namespace) -> int:
     except BrokenPipeError:
         return reader_left()
     return EXIT_OK if found else EXIT_FAILED  # as grep: 1 = nothing found
+
+
+def _block_page(doc: Any) -> str | None:  # noqa: ANN401 - extractors.Document
+    """The crawl's block-page rule (``crawler.blocking``) on one page, with
+    no URL group to compare it with: block phrases on a short page."""
+    from crawler.blocking import BlockDetector
+    from extractors.document import text_content
+
+    return BlockDetector().check("", text_content(doc.body), doc.title or "")
 
 
 def _whole_number(minimum: int) -> Callable[[str], int]:

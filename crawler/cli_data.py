@@ -9,11 +9,13 @@ from __future__ import annotations
 import argparse
 import logging
 import os
+import re
 import shlex
 import sys
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+from urllib.parse import urlsplit
 
 from sqlalchemy import Connection, Engine, func, select
 from sqlalchemy.exc import SQLAlchemyError
@@ -86,6 +88,16 @@ def _date(text: str | None, flag: str) -> datetime | None:
 # -- export ----------------------------------------------------------------------
 
 
+def _site_key(text: str) -> str:
+    """A site as stored (host[:port]), also from the start URL a site list holds."""
+    return urlsplit(text).netloc if "://" in text else text.strip().rstrip("/")
+
+
+def _language_key(text: str) -> str:
+    """A language as stored: its primary subtag, lower case ("zh-CN" -> "zh")."""
+    return re.split(r"[-_]", text.strip().lower(), maxsplit=1)[0]
+
+
 def cmd_export(args: argparse.Namespace) -> int:
     from pipelines.export import FORMATS, ExportFilter, export
 
@@ -103,11 +115,14 @@ def cmd_export(args: argparse.Namespace) -> int:
         check = parent if fmt != "markdown" else (parent if parent.exists() else parent.parent)
         if not check.is_dir():
             raise _cli_error(f"output folder {check} does not exist")
+    since, until = _date(args.since, "--since"), _date(args.until, "--until")
+    if since and until and until <= since:
+        raise _cli_error(f"--until ({args.until}) is not after --since ({args.since})")
     flt = ExportFilter(
-        sites=tuple(args.site), languages=tuple(args.language), page_types=tuple(args.page_type),
-        url_groups=tuple(args.url_group), since=_date(args.since, "--since"),
-        until=_date(args.until, "--until"), date_field=args.date_field,
-        include_duplicates=args.include_duplicates,
+        sites=tuple(_site_key(s) for s in args.site),
+        languages=tuple(_language_key(s) for s in args.language),
+        page_types=tuple(args.page_type), url_groups=tuple(args.url_group), since=since,
+        until=until, date_field=args.date_field, include_duplicates=args.include_duplicates,
     )  # fmt: skip
     engine, _ = open_db(args.db)
     if not to_stdout and _is_database_file(engine, out):
@@ -182,7 +197,7 @@ def cmd_status(args: argparse.Namespace) -> int:
             ).scalar_one()
             runs = conn.execute(select(crawl_runs).order_by(crawl_runs.c.id.desc()).limit(5)).all()
             jobs = list_jobs(engine)
-            failures = _recent_failures(conn, args.failures) if args.failures > 0 else []
+            failures = _recent_failures(conn, args.failures) if args.failures else []
     except SQLAlchemyError:  # it opened, then failed: the spool still tells (main says why)
         _spool_status(spool, say_empty=True)
         engine.dispose()
@@ -200,7 +215,7 @@ def cmd_status(args: argparse.Namespace) -> int:
               f"{run.finish_reason or 'running or interrupted'}")  # fmt: skip
     for job in jobs:
         print(f"job {job.name}: {job.when}, next {job.next_run_at}, last exit {job.last_exit}")
-    if args.failures > 0:
+    if args.failures is not None:
         failed = sum(n for _, outcome, n in outcomes if outcome != "ok")
         print(f"pages not ok: {failed}" + (f", the latest {len(failures)}:" if failures else ""))
         for row in failures:
@@ -393,8 +408,10 @@ def add_data_commands(sub: Any) -> None:  # noqa: ANN401 - argparse's private su
                      help="output format (default: from the output's extension)")  # fmt: skip
     exp.add_argument("--output", "-o", required=True,
                      help="file (jsonl, csv; - for stdout) or folder (markdown)")  # fmt: skip
-    exp.add_argument("--site", action="append", default=[], help="only this site (host[:port])")
-    exp.add_argument("--language", action="append", default=[], help="only this language")
+    exp.add_argument("--site", action="append", default=[],
+                     help="only this site: host[:port], or its start URL")  # fmt: skip
+    exp.add_argument("--language", action="append", default=[],
+                     help="only this language (zh, en...; zh-CN counts as zh)")  # fmt: skip
     exp.add_argument("--page-type", action="append", default=[], choices=("article", "other"),
                      help="only this page type (repeatable); list pages keep their records "
                      "in the list_records table, not exported here")  # fmt: skip
@@ -414,10 +431,12 @@ def add_data_commands(sub: Any) -> None:  # noqa: ANN401 - argparse's private su
     status.add_argument(
         "--redis", metavar="URL", help="show the distributed crawls in this Redis instead"
     )
+    from crawler.cli import _whole_number
+
     status.add_argument(
-        "--failures", metavar="N", type=int, nargs="?", const=20, default=0,
-        help="also list the N pages (default 20) most recently recorded as not ok,"
-        " with their reasons",
+        "--failures", metavar="N", type=_whole_number(0), nargs="?", const=20,
+        help="also count the pages recorded as not ok and list the latest N"
+        " (default 20; 0: only the count) with their reasons",
     )  # fmt: skip
     status.set_defaults(func=cmd_status)
 

@@ -140,6 +140,17 @@ def test_a_crawl_that_skipped_every_page_says_so(tmp_path: Path) -> None:
     assert "skipped" in listed and "report.pdf" in listed, listed
 
 
+def test_extract_says_a_block_page_is_one(tmp_path: Path) -> None:
+    page = tmp_path / "denied.html"
+    page.write_text(
+        "<html><head><title>Access denied</title></head><body><h1>Access denied</h1>"
+        "<p>Please verify you are human (captcha). Ray ID 7a1b2c</p></body></html>"
+    )
+    proc = sitesift("extract", str(page))
+    assert proc.returncode == 1 and proc.stdout == "", proc.stdout
+    assert "block page" in proc.stderr and "nothing extracted" in proc.stderr, proc.stderr
+
+
 @pytest.fixture
 def sites(tmp_path: Path) -> Path:
     path = tmp_path / "sites.txt"
@@ -588,6 +599,9 @@ def test_status_reads_a_crawled_database(tmp_path: Path, sites: Path) -> None:
     line = next(x for x in listed.stdout.splitlines() if "http://127.0.0.1:9/" in x)
     assert line.split()[0] == "failed" and "refused" in line.lower(), listed.stdout
     assert "pages not ok: 1, the latest 1:" in listed.stdout
+    counted = sitesift("status", "--db", db, "--failures", "0", cwd=tmp_path).stdout
+    assert "pages not ok: 1\n" in counted and "http://127.0.0.1:9/" not in counted
+    assert_clean_error(sitesift("status", "--db", db, "--failures", "-1"), "at least 0")
 
 
 def test_export_page_type_offers_only_what_articles_hold(tmp_path: Path) -> None:

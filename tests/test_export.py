@@ -129,7 +129,9 @@ def test_export_command(filled: str, tmp_path: Path) -> None:
             "--output",
             str(out),
             "--language",
-            "zh",
+            "ZH-cn",  # as stored: "zh"
+            "--site",
+            "http://zh.test/",  # the start URL of a site list: the site zh.test
         ],  # fmt: skip
         capture_output=True,
         text=True,
@@ -168,6 +170,8 @@ def test_export_command_errors(tmp_path: Path) -> None:
     assert proc.returncode == 2 and "--since takes a date" in proc.stderr
     proc = run("--db", db, "-o", str(tmp_path / "missing" / "x.jsonl"))
     assert proc.returncode == 2 and "does not exist" in proc.stderr
+    proc = run("--db", db, "-o", "-", "--since", "2024-06-01", "--until", "2024-05-01")
+    assert proc.returncode == 2 and "--until (2024-05-01) is not after --since" in proc.stderr
 
 
 def test_url_group_wildcard_is_only_the_star(filled: str) -> None:
