@@ -23,9 +23,12 @@ import sys
 from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, NoReturn, TypeVar
+from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 
 from crawler.cli_data import CLIError, reader_left
+
+if TYPE_CHECKING:
+    from extractors import Document
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 
@@ -391,10 +394,14 @@ def _not_a_page(data: bytes, content_type: str | None) -> str | None:
 def cmd_extract(args: argparse.Namespace) -> int:
     from extractors import METHODS, as_document, extract
 
+    args.method = args.method.lower()
     if args.method not in METHODS:
         raise CLIError(f"unknown method {args.method!r}; choose from {', '.join(METHODS)}")
     if args.reference and args.method not in ("layout", "auto"):
         raise CLIError("--reference is for --method layout or auto")
+    if args.method == "layout" and not args.reference:
+        print("sitesift: --method layout without --reference has no template to remove:"
+              " only its link rules apply", file=sys.stderr)  # fmt: skip
     url, content_type = args.url, None
     scheme = re.match(r"([a-z][a-z0-9+.-]*)://", args.file, re.I)
     is_url = bool(scheme) and scheme.group(1).lower() in ("http", "https")
@@ -446,7 +453,7 @@ def cmd_extract(args: argparse.Namespace) -> int:
     return EXIT_OK if found else EXIT_FAILED  # as grep: 1 = nothing found
 
 
-def _block_page(doc: Any) -> str | None:  # noqa: ANN401 - extractors.Document
+def _block_page(doc: Document) -> str | None:
     """The crawl's block-page rule (``crawler.blocking``) on one page, with
     no URL group to compare it with: block phrases on a short page."""
     from crawler.blocking import BlockDetector

@@ -103,6 +103,9 @@ def cmd_export(args: argparse.Namespace) -> int:
 
     to_stdout = args.output == "-"
     fmt = args.format or ("jsonl" if to_stdout else _format_from(args.output))
+    if fmt is None:
+        raise _cli_error(f"cannot tell the format from {args.output!r}: name it .jsonl, .csv"
+                         f" or a folder, or pass --format ({', '.join(FORMATS)})")  # fmt: skip
     if fmt not in FORMATS:
         raise _cli_error(f"--format must be one of {', '.join(FORMATS)}")
     out = Path(args.output).expanduser()
@@ -129,9 +132,13 @@ def cmd_export(args: argparse.Namespace) -> int:
         engine.dispose()
         raise _cli_error(f"{args.output} is the database itself; choose another output")
 
+    shown = False  # the progress line is rewritten in place ("\r" from the second on)
+
     def progress(done: int, total: int) -> None:
+        nonlocal shown
         if not args.quiet:
-            print(f"\rexported {done}/{total} article(s)", end="", file=sys.stderr, flush=True)
+            start, shown = "\r" if shown else "", True
+            print(f"{start}exported {done}/{total} article(s)", end="", file=sys.stderr, flush=True)
 
     try:
         count = export(engine, fmt, args.output, flt, progress)

@@ -209,6 +209,19 @@ def test_missing_reference_page(tmp_path: Path) -> None:
     assert_clean_error(proc, "--reference is for --method layout or auto")
 
 
+def test_extract_method_names_ignore_case_and_layout_alone_says_what_it_lacks(
+    tmp_path: Path,
+) -> None:
+    page = tmp_path / "page.html"
+    page.write_text("<html><body><article><p>" + "The council met on Tuesday. " * 12
+                    + "</p></article></body></html>")  # fmt: skip
+    proc = sitesift("extract", str(page), "--method", "CETD", "--json")
+    assert proc.returncode == 0 and json.loads(proc.stdout)["method"] == "cetd", proc.stderr
+    proc = sitesift("extract", str(page), "--method", "layout")
+    assert proc.returncode == 0 and "The council met" in proc.stdout
+    assert "without --reference has no template to remove" in proc.stderr
+
+
 @pytest.mark.parametrize(
     ("when", "words"),
     [

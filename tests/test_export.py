@@ -138,7 +138,7 @@ def test_export_command(filled: str, tmp_path: Path) -> None:
         timeout=60,
     )
     assert proc.returncode == 0, proc.stderr
-    assert "exported 1/1" in proc.stderr
+    assert proc.stderr.startswith("exported 1/1")  # no "\r" before the first state
     rows = [json.loads(line) for line in out.read_text("utf-8").splitlines()]
     assert [r["url"] for r in rows] == ["http://zh.test/world/c.html"]
     assert rows[0]["text"].startswith("市政府")
@@ -170,6 +170,8 @@ def test_export_command_errors(tmp_path: Path) -> None:
     assert proc.returncode == 2 and "--since takes a date" in proc.stderr
     proc = run("--db", db, "-o", str(tmp_path / "missing" / "x.jsonl"))
     assert proc.returncode == 2 and "does not exist" in proc.stderr
+    proc = run("--db", db, "-o", str(tmp_path / "x.txt"))
+    assert proc.returncode == 2 and "cannot tell the format from" in proc.stderr
     proc = run("--db", db, "-o", "-", "--since", "2024-06-01", "--until", "2024-05-01")
     assert proc.returncode == 2 and "--until (2024-05-01) is not after --since" in proc.stderr
 
