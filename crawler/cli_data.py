@@ -9,13 +9,11 @@ from __future__ import annotations
 import argparse
 import logging
 import os
-import re
 import shlex
 import sys
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
-from urllib.parse import urlsplit
 
 from sqlalchemy import Connection, Engine, func, select
 from sqlalchemy.exc import SQLAlchemyError
@@ -89,16 +87,15 @@ def _date(text: str | None, flag: str) -> datetime | None:
 
 
 def _site_key(text: str) -> str:
-    """A site as stored (host[:port]), also from the start URL a site list holds."""
-    return urlsplit(text).netloc if "://" in text else text.strip().rstrip("/")
+    """A site as stored (``host_of``: host[:port]), also from the start URL a
+    site list holds."""
+    from crawler.urls import host_of
 
-
-def _language_key(text: str) -> str:
-    """A language as stored: its primary subtag, lower case ("zh-CN" -> "zh")."""
-    return re.split(r"[-_]", text.strip().lower(), maxsplit=1)[0]
+    return host_of(text) if "://" in text else text.strip().lower().rstrip("/")
 
 
 def cmd_export(args: argparse.Namespace) -> int:
+    from extractors.metadata import primary_language
     from pipelines.export import FORMATS, ExportFilter, export
 
     to_stdout = args.output == "-"
@@ -123,7 +120,7 @@ def cmd_export(args: argparse.Namespace) -> int:
         raise _cli_error(f"--until ({args.until}) is not after --since ({args.since})")
     flt = ExportFilter(
         sites=tuple(_site_key(s) for s in args.site),
-        languages=tuple(_language_key(s) for s in args.language),
+        languages=tuple(primary_language(s) for s in args.language),
         page_types=tuple(args.page_type), url_groups=tuple(args.url_group), since=since,
         until=until, date_field=args.date_field, include_duplicates=args.include_duplicates,
     )  # fmt: skip

@@ -145,9 +145,6 @@ def extract(
     """
     fn = METHODS[method]
     if reference is not None and method in TAKES_REFERENCE:
-        from .layout import check_reference
-
-        check_reference(reference)  # auto would only log layout's failure
         params["reference"] = reference
     doc = as_document(html, url, content_type)
     if method == "auto":

@@ -39,6 +39,7 @@ from typing import Any
 from .boilerplate import clean_lines
 from .classify import Classification, classify, declares_product, page_url, url_shape
 from .document import HEADING_TAGS, Document, absolute_url, as_document, marks, text_lines
+from .layout import check_reference
 from .listing import to_record
 from .markup import body_container
 from .metadata import declared_body, extract_metadata
@@ -670,6 +671,8 @@ def extract(
     relative dates and to reject future ones; ``classification``: a decision
     already made (by the classify pipeline), used instead of the DOM one."""
     p = resolve_params(params, overrides, Params)
+    if reference is not None:
+        check_reference(reference)  # raised here: a failed voter is only logged
     doc = as_document(html, url)
     url = url or doc.url
     if doc.body not in doc.stats or doc.stats[doc.body].text_len == 0:

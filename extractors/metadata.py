@@ -531,7 +531,13 @@ def is_chinese_page(doc: Document) -> bool:
 
 def _language(doc: Document) -> str | None:
     lang = doc.language or doc.meta.get("content-language") or doc.meta.get("og:locale")
-    return lang.replace("_", "-").split("-")[0].lower() if lang else None
+    return primary_language(lang) if lang else None
+
+
+def primary_language(tag: str) -> str:
+    """A language tag's primary subtag, lower case ("zh-CN", "zh_TW" -> "zh"):
+    how results (and so the stored articles) name a language."""
+    return tag.strip().replace("_", "-").split("-")[0].lower()
 
 
 def _image(
