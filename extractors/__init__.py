@@ -132,8 +132,8 @@ def extract(
 
     Raises :class:`ExtractionError` (a ``ValueError``) when ``html`` is no
     page (``None``, a number), ``KeyError`` for an unknown method,
-    ``TypeError`` for an unknown parameter, one of the wrong type or a
-    ``reference`` that is no page, ``ValueError`` for a ``fetched_at`` that
+    ``TypeError`` for an unknown parameter, one of the wrong type, a ``url``
+    that is no ``str`` or a ``reference`` that is no page, ``ValueError`` for a ``fetched_at`` that
     is no date. Garbage that is a page (empty, binary, broken) gives an
     empty result.
 

@@ -627,6 +627,8 @@ def as_document(
     source: str | bytes | Document, url: str | None = None, content_type: str | None = None
 ) -> Document:
     """Return ``source`` if it is already a :class:`Document`, else parse it."""
+    if url is not None and not isinstance(url, str):
+        raise TypeError(f"url= takes the page's address as a str, not {type(url).__name__}")
     if isinstance(source, Document):
         return source
     if not isinstance(source, (str, bytes, bytearray)):

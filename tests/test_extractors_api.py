@@ -71,3 +71,15 @@ def test_a_fetch_time_that_is_no_date_is_refused() -> None:
     with pytest.raises(ValueError, match="fetched_at: cannot read 'yesterday'"):
         extract(PAGE, fetched_at="yesterday")
     assert extract(PAGE, fetched_at="2024-05-03T12:00:00Z").text
+
+
+def test_a_url_that_is_no_string_is_refused_by_every_method() -> None:
+    # an int url was an AttributeError from deep inside the metadata code
+    from extractors import METHODS, as_document
+
+    for method in ("auto", "cetd", "list"):
+        with pytest.raises(TypeError, match="url= takes the page's address as a str, not int"):
+            extract(PAGE, url=5, method=method)
+    with pytest.raises(TypeError, match="not bytes"):
+        METHODS["scedd"](as_document(PAGE), url=b"http://127.0.0.1/")
+    assert extract(PAGE, url="http://127.0.0.1/a").text
