@@ -14,13 +14,14 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
+from html import unescape
 from typing import Any
 from urllib.parse import urlsplit
 
 from lxml import etree
 
 from .dates import date_in_url, find_datetime, parse_date, to_iso
-from .document import Document, absolute_url, as_document, text_content, text_lines
+from .document import Document, absolute_url, as_document, marks, text_content, text_lines
 from .text import clean_text, collapse_ws
 
 __all__ = [
@@ -102,7 +103,10 @@ _AUTHOR_TEXT = re.compile(
 # Byline labels that a label can run into: never a name.
 _LABELS = frozenset({"责任编辑", "責任編輯", "编辑", "編輯", "记者", "記者", "作者", "来源", "來源",
                      "通讯员", "通訊員", "摄影", "攝影", "原标题"})  # fmt: skip
+_ENTITY = re.compile(r"&(?:#\d+|#x[0-9a-f]+|[a-z]+\d*);", re.I)
 _SOCIAL_HANDLE = re.compile(r"^@|^https?://")
+_AUTHOR_NAME_MARK = re.compile(r"author[-_]*name", re.I)
+_BY_PREFIX = re.compile(r"^(?:(?:written|posted)\s+)?by\b\s*:?\s*|^author\s*:\s*", re.I)
 
 
 @dataclass(frozen=True, slots=True)
@@ -154,8 +158,14 @@ def extract_metadata(
 
 def _clean(value: str | None) -> str | None:
     """Printable text on one line: ``<meta>`` contents and JSON-LD strings
-    (``\\u0085`` escapes) can hold control characters the page text never shows."""
-    return (collapse_ws(clean_text(value)) or None) if value else None
+    (``\\u0085`` escapes) can hold control characters the page text never
+    shows, and entities a CMS escaped twice ("Tom &amp;amp; Jerry" reads
+    "Tom &amp; Jerry" once parsed)."""
+    if not value:
+        return None
+    if _ENTITY.search(value):
+        value = unescape(value)
+    return collapse_ws(clean_text(value)) or None
 
 
 def _as_datetime(value: datetime | date | str | float | None) -> datetime | None:
@@ -483,7 +493,8 @@ def find_author(
     params: Params | None = None,
     main: etree._Element | None = None,
 ) -> str | None:
-    """The byline's name: JSON-LD, meta, rel/itemprop author, byline text."""
+    """The byline's name: JSON-LD, meta, rel/itemprop author, a box named
+    author-name, byline text."""
     params = params or Params()
     for obj in _article_objects(objects):
         names = [n.strip() for n in _names(obj.get("author") or obj.get("creator")) if n.strip()]
@@ -503,6 +514,7 @@ def find_author(
             and value.lower() != site
         ):
             return value
+    marked: etree._Element | None = None
     for el in doc.body.iter():
         if not isinstance(el.tag, str):
             continue
@@ -510,7 +522,32 @@ def find_author(
             name = collapse_ws(text_content(el))
             if 2 <= len(name) <= 60:
                 return name
-    return byline
+        elif marked is None and _names_author(el):
+            marked = el
+    return (_author_name(marked) if marked is not None else None) or byline
+
+
+def _names_author(el: etree._Element) -> bool:
+    """A box its class or id calls an author's name ("author-name",
+    "post_author_name", "authorName"), not a commenter's."""
+    return isinstance(el.tag, str) and any(
+        _AUTHOR_NAME_MARK.search(word) and "comment" not in word.lower()
+        for word in marks(el).split()
+    )
+
+
+def _author_name(box: etree._Element) -> str | None:
+    """The name in the first author-name box: its innermost such box, or the
+    link in it (to the author's page; a role or a date may sit beside it),
+    "By" left out; None for text that is no name (a bio)."""
+    while (inner := next((d for d in box.iterdescendants() if _names_author(d)), None)) is not None:
+        box = inner
+    link = next(box.iter("a"), None)
+    text = collapse_ws(text_content(link if link is not None else box))
+    name = _BY_PREFIX.sub("", text)
+    if 2 <= len(name) <= 60 and len(name.split()) <= 6 and any(c.isalpha() for c in name):
+        return name
+    return None
 
 
 def _byline_author(lines: list[str]) -> str | None:

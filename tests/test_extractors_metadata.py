@@ -238,3 +238,33 @@ def test_jsonld_wrapped_in_cdata_is_read() -> None:
         script = f'<script type="application/ld+json">{wrap.format(ld)}</script>'
         meta = extract_metadata(_page(script, "<h1>T</h1>"), fetched_at=NOW)
         assert (meta.published, meta.author) == ("2024-05-03", "Dave Steer")
+
+
+BODY = "<p>" + "The council met on Tuesday to vote on the plan for the park. " * 8 + "</p>"
+
+
+@pytest.mark.parametrize(
+    ("byline", "author"),
+    [
+        # the box named for the name; its link holds the name, a role beside it
+        ('<span class="author-name"><a href="/authors/jane">Jane Roe</a>, Staff Writer</span>',
+         "Jane Roe"),
+        # the innermost box when they nest, a date beside it
+        ('<div class="styles__AuthorNameContainer-x1"><a href="/a/j">'
+         '<p class="styles__AuthorName-x2">Jane Roe</p></a><span>30 Sep 2022</span></div>',
+         "Jane Roe"),
+        ('<div class="post_author_name">By Jane Roe</div>', "Jane Roe"),
+        # a bio is no name; a commenter is not the author
+        ('<div class="author-name">' + "Jane writes about parks and the city she grew up in. " * 3
+         + "</div>", None),
+        ('<span class="comment-author-name">Troll</span>', None),
+    ],
+)  # fmt: skip
+def test_author_from_a_box_named_author_name(byline: str, author: str | None) -> None:
+    assert extract_metadata(_page("<title>Park plan</title>", byline + BODY)).author == author
+
+
+def test_entities_escaped_twice_in_meta_are_read_once() -> None:
+    head = '<meta name="author" content="Maria &amp;amp; Katerina"><title>A &amp;amp; B</title>'
+    meta = extract_metadata(_page(head, "<p>text</p>"))
+    assert (meta.author, meta.title) == ("Maria & Katerina", "A & B")
