@@ -106,6 +106,13 @@ _LABELS = frozenset({"责任编辑", "責任編輯", "编辑", "編輯", "记者
 _ENTITY = re.compile(r"&(?:#\d+|#x[0-9a-f]+|[a-z]+\d*);", re.I)
 _SOCIAL_HANDLE = re.compile(r"^@|^https?://")
 _AUTHOR_NAME_MARK = re.compile(r"author[-_]*name", re.I)
+_BYLINE_MARK = re.compile(r"(?:[a-z]+[-_]+)*(?:author|byline)$", re.I)
+# What a byline box shows when it names no one.
+_NOT_NAMES = frozenset({"author", "the author", "about the author", "post", "posts", "by", "admin"})
+_DATE_START = re.compile(
+    r"\d|(?:mon|tue|wed|thu|fri|sat|sun|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b",
+    re.I,
+)
 _BY_PREFIX = re.compile(r"^(?:(?:written|posted)\s+)?by\b\s*:?\s*|^author\s*:\s*", re.I)
 
 
@@ -494,7 +501,7 @@ def find_author(
     main: etree._Element | None = None,
 ) -> str | None:
     """The byline's name: JSON-LD, meta, rel/itemprop author, a box named
-    author-name, byline text."""
+    author-name, byline text, a box named author or byline."""
     params = params or Params()
     for obj in _article_objects(objects):
         names = [n.strip() for n in _names(obj.get("author") or obj.get("creator")) if n.strip()]
@@ -514,7 +521,7 @@ def find_author(
             and value.lower() != site
         ):
             return value
-    marked: etree._Element | None = None
+    boxes: dict[int, etree._Element] = {}  # the first box of each kind
     for el in doc.body.iter():
         if not isinstance(el.tag, str):
             continue
@@ -522,32 +529,47 @@ def find_author(
             name = collapse_ws(text_content(el))
             if 2 <= len(name) <= 60:
                 return name
-        elif marked is None and _names_author(el):
-            marked = el
-    return (_author_name(marked) if marked is not None else None) or byline
+        elif (kind := _author_box(el)) and kind not in boxes:
+            boxes[kind] = el
+    named = _author_name(boxes[NAME_BOX]) if NAME_BOX in boxes else None
+    return named or byline or (_author_name(boxes[BYLINE_BOX]) if BYLINE_BOX in boxes else None)
 
 
-def _names_author(el: etree._Element) -> bool:
-    """A box its class or id calls an author's name ("author-name",
-    "post_author_name", "authorName"), not a commenter's."""
-    return isinstance(el.tag, str) and any(
-        _AUTHOR_NAME_MARK.search(word) and "comment" not in word.lower()
-        for word in marks(el).split()
-    )
+NAME_BOX, BYLINE_BOX = 1, 2
+
+
+def _author_box(el: etree._Element) -> int:
+    """What a box's class or id says it holds: an author's name
+    ("author-name", "post_author_name", "authorName": NAME_BOX), a byline
+    ("author", "post-author", "byline": BYLINE_BOX, a name with a role or a
+    date), or neither (0). A commenter's box is neither."""
+    if not isinstance(el.tag, str):
+        return 0
+    words = [w for w in marks(el).split() if "comment" not in w.lower()]
+    if any(_AUTHOR_NAME_MARK.search(w) for w in words):
+        return NAME_BOX
+    return BYLINE_BOX if any(_BYLINE_MARK.match(w) for w in words) else 0
 
 
 def _author_name(box: etree._Element) -> str | None:
-    """The name in the first author-name box: its innermost such box, or the
-    link in it (to the author's page; a role or a date may sit beside it),
-    "By" left out; None for text that is no name (a bio)."""
-    while (inner := next((d for d in box.iterdescendants() if _names_author(d)), None)) is not None:
+    """The name in an author box: in its innermost such box, the link (to the
+    author's page; a role or a date may sit beside it) or the text, "By" left
+    out; None for text that is no name (a bio, a label, a date)."""
+    while (inner := next((d for d in box.iterdescendants() if _author_box(d)), None)) is not None:
         box = inner
     link = next(box.iter("a"), None)
     text = collapse_ws(text_content(link if link is not None else box))
     name = _BY_PREFIX.sub("", text)
-    if 2 <= len(name) <= 60 and len(name.split()) <= 6 and any(c.isalpha() for c in name):
-        return name
-    return None
+    if (
+        not 2 <= len(name) <= 60
+        or len(name.split()) > 6
+        or not any(c.isalpha() for c in name)
+        or name.lower() in _NOT_NAMES
+        or (name.endswith(".") and len(name.split()) > 3)  # a sentence
+        or (_DATE_START.match(name) and find_datetime(name))
+    ):
+        return None
+    return name
 
 
 def _byline_author(lines: list[str]) -> str | None:

@@ -258,9 +258,17 @@ BODY = "<p>" + "The council met on Tuesday to vote on the plan for the park. " *
         ('<div class="author-name">' + "Jane writes about parks and the city she grew up in. " * 3
          + "</div>", None),
         ('<span class="comment-author-name">Troll</span>', None),
+        # a byline box: its link, else its text without "By"; a label or a
+        # date in it names no one
+        ('<span class="entry-author"><a href="/about/">Jane Roe</a> on 3 May</span>', "Jane Roe"),
+        ('<p class="byline">By Jane Roe</p>', "Jane Roe"),
+        ('<div class="post-author">The Author</div>', None),
+        ('<div class="author">Sun Dec 17, 2023 11:23 am</div>', None),
+        # a name box wins over a byline box that comes first
+        ('<div class="author">Posts</div><span class="author-name">Jane Roe</span>', "Jane Roe"),
     ],
 )  # fmt: skip
-def test_author_from_a_box_named_author_name(byline: str, author: str | None) -> None:
+def test_author_from_a_box_named_for_it(byline: str, author: str | None) -> None:
     assert extract_metadata(_page("<title>Park plan</title>", byline + BODY)).author == author
 
 
