@@ -109,9 +109,8 @@ _AUTHOR_NAME_MARK = re.compile(r"author[-_]*name", re.I)
 _BYLINE_MARK = re.compile(r"(?:[a-z]+[-_]+)*(?:author|byline)$", re.I)
 # What a byline box shows when it names no one.
 _NOT_NAMES = frozenset({"author", "the author", "about the author", "post", "posts", "by", "admin"})
-_DATE_START = re.compile(
-    r"\d|(?:mon|tue|wed|thu|fri|sat|sun|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b",
-    re.I,
+_WEEKDAY = re.compile(
+    r"(?:mon|tues?|wed|thu|thurs?|fri|sat|sun)(?:day|sday|nesday|rsday|urday)?\.?,?$", re.I
 )
 _BY_PREFIX = re.compile(r"^(?:(?:written|posted)\s+)?by\b\s*:?\s*|^author\s*:\s*", re.I)
 
@@ -554,22 +553,39 @@ def _author_box(el: etree._Element) -> int:
 def _author_name(box: etree._Element) -> str | None:
     """The name in an author box: in its innermost such box, the link (to the
     author's page; a role or a date may sit beside it) or the text, "By" left
-    out; None for text that is no name (a bio, a label, a date)."""
+    out, and a date after it; None for text that is no name (a bio, a label,
+    a date)."""
     while (inner := next((d for d in box.iterdescendants() if _author_box(d)), None)) is not None:
         box = inner
     link = next(box.iter("a"), None)
     text = collapse_ws(text_content(link if link is not None else box))
-    name = _BY_PREFIX.sub("", text)
+    name = _without_date(_BY_PREFIX.sub("", text))
     if (
         not 2 <= len(name) <= 60
         or len(name.split()) > 6
         or not any(c.isalpha() for c in name)
         or name.lower() in _NOT_NAMES
         or (name.endswith(".") and len(name.split()) > 3)  # a sentence
-        or (_DATE_START.match(name) and find_datetime(name))
     ):
         return None
     return name
+
+
+def _without_date(text: str) -> str:
+    """A name without the date written after it ("Jane Roe | May 3, 2024");
+    empty when the text starts with a date. The date starts at the first
+    word whose removal changes the date read from the rest (a weekday's
+    name before it is part of it)."""
+    words = text.split()
+    for i in range(len(words)):
+        found = find_datetime(" ".join(words[i:]))
+        if found is None:
+            break
+        if find_datetime(" ".join(words[i + 1 :])) != found:
+            while i and _WEEKDAY.match(words[i - 1]):
+                i -= 1
+            return " ".join(words[:i]).rstrip(" |,-–—·•")
+    return text
 
 
 def _byline_author(lines: list[str]) -> str | None:

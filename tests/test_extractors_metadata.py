@@ -262,6 +262,7 @@ BODY = "<p>" + "The council met on Tuesday to vote on the plan for the park. " *
         # date in it names no one
         ('<span class="entry-author"><a href="/about/">Jane Roe</a> on 3 May</span>', "Jane Roe"),
         ('<p class="byline">By Jane Roe</p>', "Jane Roe"),
+        ('<p class="author">Jane Roe<br> 4 August 2010</p>', "Jane Roe"),
         ('<div class="post-author">The Author</div>', None),
         ('<div class="author">Sun Dec 17, 2023 11:23 am</div>', None),
         # a name box wins over a byline box that comes first
