@@ -59,6 +59,10 @@ _DATE_META = (
     "published-date",
     "release_date",
 )
+# A class or id word naming a date's box ("post-date", "published"; not "update").
+_DATE_BOX = re.compile(r"(?:^|[-_])(?:date|published|pubdate|posted-?on|timestamp|dateline)$", re.I)
+# A meta name for the publish date that _DATE_META does not list.
+_PUBLISH_KEY = re.compile(r"publish(?!er)|pub_?date", re.I)
 # Dates of the last change: a publish date only when the page gives no other.
 _MODIFIED_META = (
     "og:updated_time",
@@ -392,7 +396,8 @@ def find_published(
     params: Params | None = None,
     main: etree._Element | None = None,
 ) -> str | None:
-    """ISO 8601 publish date: JSON-LD, meta, <time>, byline text, URL."""
+    """ISO 8601 publish date: JSON-LD, meta, <time>, byline text, URL, a box
+    named for the date, then the dates of the last change."""
     params = params or Params()
     articles = _article_objects(objects)
     # pubDate / upDate: the JSON-LD of Baidu's structured data, which many
@@ -403,14 +408,16 @@ def find_published(
     for key in _DATE_META:
         if (value := doc.meta.get(key)) and (iso := _iso(value, now)):
             return iso
+    for key, value in doc.meta.items():  # names of a site's own: "w-published-date"
+        if _PUBLISH_KEY.search(key) and (iso := _iso(value, now)):
+            return iso
     for el in doc.body.iter("time", "abbr", "span", "div", "p", "em", "meta"):
         if el.get("itemprop") in ("datePublished", "dateCreated") or el.tag == "time":
             value = el.get("datetime") or el.get("content") or el.get("title") or text_content(el)
             if iso := _iso(value, now) or find_datetime(value, now):
                 return iso
-    if found := _byline_date(_byline_lines(doc, heading, main, params), now) or date_in_url(
-        doc.url, now
-    ):
+    byline = _byline_lines(doc, heading, main, params)
+    if found := _byline_date(byline, now) or date_in_url(doc.url, now) or _box_date(doc, now):
         return found
     for key in ("dateModified", "upDate"):
         if iso := _jsonld_date(articles, key, now):
@@ -418,6 +425,20 @@ def find_published(
     for key in _MODIFIED_META:
         if (value := doc.meta.get(key)) and (iso := _iso(value, now)):
             return iso
+    return None
+
+
+def _box_date(doc: Document, now: datetime | None) -> str | None:
+    """The date in the first box its class or id calls a date ("post-date",
+    "entry-date", "published"), not a comment's."""
+    for el in doc.body.iter():
+        if not isinstance(el.tag, str):
+            continue
+        words = marks(el).split()
+        if any(_DATE_BOX.search(w) and "comment" not in w.lower() for w in words):
+            text = collapse_ws(text_content(el))
+            if len(text) <= 80 and (iso := find_datetime(text, now)):
+                return iso
     return None
 
 

@@ -277,3 +277,18 @@ def test_entities_escaped_twice_in_meta_are_read_once() -> None:
     head = '<meta name="author" content="Maria &amp;amp; Katerina"><title>A &amp;amp; B</title>'
     meta = extract_metadata(_page(head, "<p>text</p>"))
     assert (meta.author, meta.title) == ("Maria & Katerina", "A & B")
+
+
+def test_publish_dates_under_a_sites_own_names() -> None:
+    # a meta name of the site's own, then a box named for the date
+    meta = '<meta name="w-published-date" content="2025-05-27T06:03:43Z">'
+    assert extract_metadata(_page(meta, BODY)).published == "2025-05-27T06:03:43+00:00"
+    publisher = '<meta name="publisher" content="2025-05-27">'  # no date, whatever it holds
+    assert extract_metadata(_page(publisher, BODY)).published is None
+    box = '<div class="dateline"><p>Published</p><p class="post-date">Feb 2, 2023</p></div>'
+    assert extract_metadata(_page("", BODY + box)).published == "2023-02-02"
+    # far past the byline's lines, where only a box named for it is read
+    story = "<h1>Park plan</h1>" + BODY * 14
+    assert extract_metadata(_page("", story + box)).published == "2023-02-02"
+    comment = '<p class="comment-date">Feb 9, 2023</p>'
+    assert extract_metadata(_page("", story + comment)).published is None
