@@ -24,6 +24,8 @@ from scrapy import Request
 from scrapy.http import Response
 from scrapy_playwright.handler import ScrapyPlaywrightDownloadHandler
 
+from crawler.middlewares.screenshot import ScreenshotConfig
+
 CLOSE_MARGIN = 15.0  # seconds past both timeouts for retries and the page's close
 
 
@@ -36,12 +38,8 @@ class BoundedPlaywrightHandler(ScrapyPlaywrightDownloadHandler):
 
     def __init__(self, crawler: Any) -> None:
         super().__init__(crawler)
-        settings = crawler.settings
-        self.deadline = (
-            settings.getfloat("PLAYWRIGHT_DEFAULT_NAVIGATION_TIMEOUT", 30_000) / 1000
-            + settings.getfloat("SITESIFT_SCREENSHOT_TIMEOUT", 20.0)
-            + CLOSE_MARGIN
-        )
+        config = ScreenshotConfig.from_settings(crawler.settings)  # the timeouts it reads
+        self.deadline = config.navigation_timeout + config.capture.timeout_ms / 1000 + CLOSE_MARGIN
 
     async def download_request(self, request: Request, *args: Any) -> Response:
         if not request.meta.get("playwright"):
