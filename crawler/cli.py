@@ -128,14 +128,8 @@ def cmd_crawl(args: argparse.Namespace) -> int:
         connect(settings.get("SITESIFT_DB")).dispose()
     except DatabaseError as exc:
         raise CLIError(str(exc)) from None
-    if args.workers or args.redis:
-        redis_url = args.redis or settings.get("SITESIFT_WORKERS_REDIS")
-        crawl_id = _join_redis_crawl(settings, redis_url, args)
-        if args.workers:
-            return _run_workers(args, redis_url, crawl_id)
-    _check_log_and_job_paths(args)
-    outputs = args.output or args.overwrite_output
-    if outputs:
+    feeds: dict[str, dict[str, Any]] = {}
+    if outputs := args.output or args.overwrite_output:
         for path in outputs:
             _check_output(path)
         for path in args.output or []:
@@ -148,6 +142,15 @@ def cmd_crawl(args: argparse.Namespace) -> int:
             )
         except Exception as exc:  # scrapy raises UsageError for unknown formats
             raise CLIError(str(exc)) from None
+    if args.workers or args.redis:
+        redis_url = args.redis or settings.get("SITESIFT_WORKERS_REDIS")
+        if args.workers:
+            _check_worker_feeds(feeds)
+        crawl_id = _join_redis_crawl(settings, redis_url, args)
+        if args.workers:
+            return _run_workers(args, redis_url, crawl_id, feeds)
+    _check_log_and_job_paths(args)
+    if feeds:
         settings.set("FEEDS", feeds, priority="cmdline")
 
     process = CrawlerProcess(settings)
@@ -582,7 +585,8 @@ def build_parser(parser_class: type[argparse.ArgumentParser] = argparse.Argument
         type=_positive_int,
         metavar="N",
         help="start N local worker processes of one shared crawl "
-        "(Redis: --redis, default redis://127.0.0.1:6379/0)",
+        "(Redis: --redis, default redis://127.0.0.1:6379/0); -o/-O FILE.jsonl gets "
+        "every worker's items (joined when they end)",
     )
     crawl.add_argument(
         "--crawl-id", help="name of the shared crawl (default: a hash of the site list)"
@@ -641,29 +645,89 @@ def _join_redis_crawl(settings, redis_url: str, args: argparse.Namespace) -> str
     return crawl_id
 
 
-def _run_workers(args: argparse.Namespace, redis_url: str, crawl_id: str) -> int:
-    """``--workers N``: N worker processes of one crawl on this machine."""
+_JSON_LINES = ("jsonlines", "jsonl", "jl")
+# Options a worker does not inherit: it is given its own feed file instead.
+_FEED_OPTIONS = ("-o", "--output", "-O", "--overwrite-output")
+
+
+def _check_worker_feeds(feeds: dict[str, dict[str, Any]]) -> None:
+    """Workers write a feed file each, joined into the one asked for when
+    they end: only JSON lines join into a valid file (a second JSON array,
+    XML document or CSV header would not), and stdout would interleave."""
+    for uri, options in feeds.items():
+        if uri in ("-", "stdout:") or "://" in uri:
+            raise CLIError(f"--workers writes feeds to local files, not {uri}")
+        if options.get("format") not in _JSON_LINES:
+            raise CLIError(f"--workers joins its workers' feeds into one JSON lines file; "
+                           f"{uri} is {options.get('format')} (name it .jsonl, or export "
+                           "from the database afterwards: sitesift export)")  # fmt: skip
+
+
+def _worker_argv(argv: list[str]) -> list[str]:
+    """The command line without --workers and the feed options."""
+    out: list[str] = []
+    args = iter(argv)
+    for arg in args:
+        if arg == "--workers" or arg in _FEED_OPTIONS:
+            next(args, None)  # and its value
+        elif arg.startswith(("--workers=", "--output=", "--overwrite-output=")) or (
+            arg[:2] in ("-o", "-O") and len(arg) > 2
+        ):
+            continue
+        else:
+            out.append(arg)
+    return out
+
+
+def _feed_part(uri: str, worker: int) -> Path:
+    path = Path(uri).expanduser()
+    return path.with_name(f"{path.name}.worker{worker}.part")
+
+
+def _join_feeds(feeds: dict[str, dict[str, Any]], workers: int) -> None:
+    """Append (-o) or write (-O) each feed from its workers' parts, whole
+    lines only (a worker killed mid-line leaves half a line), and remove
+    the parts."""
+    for uri, options in feeds.items():
+        target = Path(uri).expanduser()
+        overwrite = bool(options.get("overwrite"))
+        dest = target.with_name(target.name + ".part") if overwrite else target
+        with dest.open("wb" if overwrite else "ab") as out:
+            for worker in range(workers):
+                part = _feed_part(uri, worker)
+                if part.is_file():
+                    with part.open("rb") as lines:
+                        out.writelines(line for line in lines if line.endswith(b"\n"))
+        if overwrite:
+            dest.replace(target)
+        for worker in range(workers):
+            _feed_part(uri, worker).unlink(missing_ok=True)
+
+
+def _run_workers(
+    args: argparse.Namespace, redis_url: str, crawl_id: str, feeds: dict[str, dict[str, Any]]
+) -> int:
+    """``--workers N``: N worker processes of one crawl on this machine, each
+    with a feed file of its own, joined into the one asked for at the end."""
     import signal
     import subprocess
 
-    argv, skip = [], False
-    for arg in args.argv:
-        if skip:
-            skip = False
-        elif arg == "--workers":
-            skip = True
-        elif not arg.startswith("--workers="):
-            argv.append(arg)
-    argv += ["--redis", redis_url, "--crawl-id", crawl_id]
+    argv = _worker_argv(args.argv) + ["--redis", redis_url, "--crawl-id", crawl_id]
     command = [sys.executable, "-m", "crawler.cli", *argv]
     print(f"sitesift: {args.workers} workers on crawl {crawl_id} ({redis_url})", file=sys.stderr)
-    children = [subprocess.Popen(command) for _ in range(args.workers)]
+    children = []
+    for worker in range(args.workers):
+        own = [f"{_feed_part(uri, worker)}:jsonlines" for uri in feeds]
+        children.append(subprocess.Popen(command + [a for f in own for a in ("-O", f)]))
     try:
         codes = [child.wait() for child in children]
     except KeyboardInterrupt:
         for child in children:
             child.send_signal(signal.SIGINT)
         codes = [child.wait() for child in children]
+    finally:
+        if feeds:
+            _join_feeds(feeds, args.workers)
     print(f"sitesift: workers exited with {codes}", file=sys.stderr)
     return max(codes)
 

@@ -85,11 +85,20 @@ def page_requests(web: DemoWeb) -> Counter[str]:
 def test_workers_share_one_frontier(
     workers: int, tmp_path: Path, web: DemoWeb, db_url: str, redis_url: str, crawl_id: str
 ) -> None:
+    feed = tmp_path / "items.jsonl"
+    feed.write_text('{"url": "from an earlier crawl"}\n')  # -O replaces it
     cmd = crawl_cmd(
-        site_list(tmp_path, web), db_url, redis_url, crawl_id, "--workers", str(workers)
-    )
+        site_list(tmp_path, web), db_url, redis_url, crawl_id, "--workers", str(workers),
+        "-O", str(feed),
+    )  # fmt: skip
     done = subprocess.run(cmd, capture_output=True, text=True, timeout=600, cwd=tmp_path)
     assert done.returncode == 0, done.stderr[-3000:]
+    # every worker wrote a file of its own, joined into the one asked for:
+    # not N processes overwriting one file (half lines, items lost)
+    items = [json.loads(line) for line in feed.read_text().splitlines()]
+    base = web.urls["synthetic"].rstrip("/")
+    assert sorted(i["url"].removeprefix(base) for i in items) == sorted(expected_paths())
+    assert not list(tmp_path.glob("items.jsonl.*"))  # the parts are gone
 
     rows = stored(db_url, web.urls["synthetic"])
     assert set(rows) == expected_paths()
