@@ -367,18 +367,29 @@ def cmd_prune_screenshots(args: argparse.Namespace) -> int:
     from sqlalchemy import select
 
     from crawler.screenshots import ScreenshotStore
-    from pipelines.schema import pages
+    from pipelines.schema import database_key, pages
 
-    engine, _ = open_db(args.db)
+    engine, url = open_db(args.db)
+    directory = args.dir or _settings().get("SITESIFT_SCREENSHOT_DIR")
+    if args.dir and not Path(args.dir).is_dir():  # a typo; the default may not exist yet
+        engine.dispose()
+        raise CLIError(f"no screenshot folder at {args.dir}")
+    store = ScreenshotStore(directory)
+    others = store.owners() - {database_key(url)}
+    if others and not args.force:
+        engine.dispose()
+        raise CLIError(f"{directory} also holds the screenshots of {', '.join(sorted(others))}; "
+                       "a sweep for this database alone would delete theirs. Give each "
+                       "database its own folder (SITESIFT_SCREENSHOT_DIR), or pass --force "
+                       "if those databases are gone")  # fmt: skip
     with engine.connect() as conn:
         query = select(pages.c.screenshot).where(pages.c.screenshot.is_not(None)).distinct()
         keep = set(conn.execute(query).scalars())
     engine.dispose()
-    directory = args.dir or _settings().get("SITESIFT_SCREENSHOT_DIR")
-    if args.dir and not Path(args.dir).is_dir():  # a typo; the default may not exist yet
-        raise CLIError(f"no screenshot folder at {args.dir}")
-    removed = ScreenshotStore(directory).prune(keep, min_age=args.min_age)
+    removed = store.prune(keep, min_age=args.min_age)
     print(f"{removed} unreferenced screenshot(s) removed from {directory}; {len(keep)} in use")
+    if missing := sum(1 for sha in keep if store.find(sha) is None):
+        print(f"{missing} screenshot(s) the database refers to are missing from {directory}")
     return 0
 
 
@@ -448,6 +459,8 @@ def add_data_commands(sub: Any) -> None:  # noqa: ANN401 - argparse's private su
                            help="delete screenshot files no stored page refers to")  # fmt: skip
     _db_flag(prune)
     prune.add_argument("--dir", help="screenshot folder (default: SITESIFT_SCREENSHOT_DIR)")
+    prune.add_argument("--force", action="store_true",
+                       help="sweep even if other databases' crawls stored there")  # fmt: skip
     prune.add_argument("--min-age", type=_seconds, default=3600.0,
                        help="spare files used in the last N seconds (default 3600)")  # fmt: skip
     prune.set_defaults(func=cmd_prune_screenshots)

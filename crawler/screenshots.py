@@ -155,10 +155,33 @@ def shrink(image: bytes, params: CaptureParams | None = None) -> tuple[bytes, in
 
 
 class ScreenshotStore:
-    """Content-addressed files under one directory: ``<sha[:2]>/<sha>.<ext>``."""
+    """Content-addressed files under one directory: ``<sha[:2]>/<sha>.<ext>``.
+
+    The databases whose crawls store there are listed in :data:`OWNERS`, so
+    that a sweep for one database (which keeps only the files it refers to)
+    can tell when the folder also holds another's."""
+
+    OWNERS = "databases.txt"
 
     def __init__(self, root: str | os.PathLike[str]) -> None:
         self.root = Path(root)
+
+    def owners(self) -> set[str]:
+        """The databases recorded as storing here (none for a folder from
+        before they were recorded)."""
+        try:
+            text = (self.root / self.OWNERS).read_text(encoding="utf-8")
+        except FileNotFoundError:
+            return set()
+        return {line.strip() for line in text.splitlines() if line.strip()}
+
+    def add_owner(self, database: str) -> None:
+        """Record that crawls into ``database`` store here (once)."""
+        if database in self.owners():
+            return
+        self.root.mkdir(parents=True, exist_ok=True)
+        with (self.root / self.OWNERS).open("a", encoding="utf-8") as fh:
+            fh.write(database + "\n")
 
     def path_for(self, sha256: str, ext: str) -> Path:
         if not _SHA.match(sha256) or ext not in ("webp", "png"):

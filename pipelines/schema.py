@@ -41,6 +41,7 @@ from sqlalchemy import (
     update,
 )
 from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError, DBAPIError, NoSuchModuleError, OperationalError
 
 SCHEMA_VERSION = 3
@@ -335,6 +336,16 @@ def migrate(engine: Engine) -> int:
             update(schema_info).where(schema_info.c.id == 1).values(version=SCHEMA_VERSION)
         )
     return found
+
+
+def database_key(url: str) -> str:
+    """One name per database, however its URL was written: a SQLite file by
+    its absolute path, others without their password."""
+    parsed = make_url(url)
+    database = parsed.database
+    if parsed.get_backend_name() == "sqlite" and database not in (None, "", ":memory:"):
+        return "sqlite:///" + str(Path(database).expanduser().resolve())
+    return parsed.render_as_string(hide_password=True)
 
 
 def connect(url: str, *, create: bool = True) -> Engine:

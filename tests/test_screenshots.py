@@ -34,6 +34,7 @@ from crawler.middlewares.screenshot import (
     _Cached,
 )
 from crawler.screenshots import CaptureParams, ScreenshotStore, shrink
+from pipelines.schema import database_key
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -282,6 +283,9 @@ def test_every_page_is_photographed_and_stored_by_hash(browser_crawl: dict) -> N
         assert path.name == f"{shot['sha256']}.webp"
         assert hashlib.sha256(path.read_bytes()).hexdigest() == shot["sha256"]
         assert shot["width"] == 320
+    # the folder says which database stores in it (prune-screenshots reads it)
+    db = f"sqlite:///{browser_crawl['shots'].parent / 'c.db'}"
+    assert ScreenshotStore(browser_crawl["shots"]).owners() == {database_key(db)}
 
 
 def test_tall_page_height_is_bounded(browser_crawl: dict) -> None:

@@ -340,3 +340,37 @@ def test_prune_screenshots_keeps_what_pages_refer_to(tmp_path: Path) -> None:
     assert proc.returncode == 0, proc.stderr
     assert "1 unreferenced screenshot(s) removed" in proc.stdout
     assert Path(used.path).exists() and not Path(orphan.path).exists()
+
+
+def test_prune_screenshots_spares_a_folder_another_database_stores_in(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # two databases crawled from one folder share its default screenshot
+    # folder: a sweep for the one that stored none emptied the other's
+    import subprocess
+    import sys
+
+    from crawler.screenshots import ScreenshotStore
+    from pipelines.schema import database_key
+
+    mine, theirs = (f"sqlite:///{tmp_path / name}" for name in ("mine.db", "theirs.db"))
+    _pipeline(mine).close_spider()
+    store = ScreenshotStore(tmp_path / "shots")
+    store.add_owner(database_key(theirs))
+    shot = store.put(b"t" * 64, "png", 8, 8)
+
+    def prune(*extra: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, "-m", "crawler.cli", "prune-screenshots", "--db", mine,
+             "--dir", str(tmp_path / "shots"), "--min-age", "0", *extra],
+            capture_output=True, text=True, timeout=60,
+        )  # fmt: skip
+
+    refused = prune()
+    assert refused.returncode == 2 and "also holds the screenshots of" in refused.stderr
+    assert "theirs.db" in refused.stderr and Path(shot.path).exists()
+    forced = prune("--force")
+    assert forced.returncode == 0 and not Path(shot.path).exists(), forced.stderr
+    # one database, however its URL is written
+    monkeypatch.chdir(tmp_path)
+    assert database_key("sqlite:///theirs.db") == database_key(theirs) != database_key(mine)

@@ -58,10 +58,17 @@ from crawler.distributed import SharedState, shared_state
 from crawler.failures import HEADER_LINE_LIMIT
 from crawler.items import Outcome, PageItem
 from crawler.middlewares.destinations import DestinationGuard
-from crawler.screenshots import Capture, CaptureParams, ScreenshotStore, capture_page
+from crawler.screenshots import (
+    Capture,
+    CaptureParams,
+    ScreenshotStore,
+    StoredScreenshot,
+    capture_page,
+)
 from crawler.sitelist import SCREENSHOT_MODES
 from crawler.urlgroups import url_pattern
 from extractors.encoding import browser_misread, normalize_encoding
+from pipelines.schema import database_key
 
 logger = logging.getLogger(__name__)
 
@@ -303,6 +310,7 @@ class ScreenshotMiddleware:
         shared = shared_state(crawler.settings) if crawler is not None else None
         self.policy = ScreenshotPolicy(config.mode, config.per_group, shared)
         self.store = ScreenshotStore(config.directory)
+        self._owner_recorded = False
         self._browser: Any = None
         self._pages_in_browser = 0
         self._in_flight = 0
@@ -515,7 +523,7 @@ class ScreenshotMiddleware:
             self._inc("rendered_only")  # rendered for its text; no picture wanted
         elif isinstance(capture, Capture):
             try:
-                stored = await asyncio.to_thread(self.store.save, capture, self.config.capture)
+                stored = await asyncio.to_thread(self._save, capture)
             except (OSError, ValueError) as exc:
                 self._inc("failed/store")
                 logger.warning("screenshot of %s not stored: %s", request.url, exc)
@@ -526,6 +534,15 @@ class ScreenshotMiddleware:
             self._inc("failed/no_capture")
         await self._finished(request)
         return response
+
+    def _save(self, capture: Capture) -> StoredScreenshot:
+        """Store a capture; the first time, record the crawl's database as
+        storing in the folder (a sweep for another database sharing it must
+        not take ours: ``sitesift prune-screenshots``)."""
+        if not self._owner_recorded and self.crawler is not None:
+            self.store.add_owner(database_key(self.crawler.settings.get("SITESIFT_DB")))
+            self._owner_recorded = True
+        return self.store.save(capture, self.config.capture)
 
     def _over_limits(self, response: Response, raw: bytes | None) -> str | None:
         """What the page the browser fetched breaks of the limits Scrapy's
