@@ -277,13 +277,20 @@ def _int(text: str) -> int:
     return int(text)
 
 
-def _non_negative_float(text: str) -> float:
+# A site's delay is at most an hour: a stop (Ctrl-C) first fetches the
+# requests already queued for the site, one delay apart.
+MAX_DELAY = 3600.0
+
+
+def _delay(text: str) -> float:
     try:
         value = float(text)
     except ValueError:
         raise ValueError("must be a number of seconds") from None
     if not math.isfinite(value) or value < 0:
         raise ValueError("must be a finite number of seconds, at least 0")
+    if value > MAX_DELAY:
+        raise ValueError(f"must be at most {MAX_DELAY:.0f} seconds (an hour)")
     return value
 
 
@@ -297,7 +304,7 @@ def _screenshot_mode(text: str) -> str:
 _OPTION_PARSERS: dict[str, Callable[[str], Any]] = {
     "max_pages": _positive_int,
     "depth": _non_negative_int,
-    "delay": _non_negative_float,
+    "delay": _delay,
     "concurrency": _positive_int,
     "screenshots": _screenshot_mode,
 }

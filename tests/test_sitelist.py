@@ -65,6 +65,7 @@ def test_fragment_is_not_a_comment() -> None:
         ("example.com max_pages=0", "at least 1"),
         ("example.com delay=nan", "finite"),
         ("example.com delay=-2", "at least 0"),
+        ("example.com delay=1e9", "at most 3600 seconds"),
         ("example.com screenshots=some", "none, group, all"),
         ("example.com depth=2 depth=3", "given twice"),
         ("example.com depth", "expected key=value"),
