@@ -18,6 +18,7 @@ Items that are not good pages are dropped here, after storing, so that feeds
 
 from __future__ import annotations
 
+import atexit
 import logging
 import os
 import sys
@@ -188,12 +189,30 @@ class StorePipeline:
         if _reactor_running():
             self._home = threading.current_thread()
             self._writer = ThreadPoolExecutor(1, thread_name_prefix="sitesift-store")
+            atexit.register(self._spool_at_exit)
         if self.config.flush_seconds > 0:
             self._timer = LoopingCall(self._flush_if_due)
             self._timer.start(self.config.flush_seconds, now=False)
 
+    def _spool_at_exit(self) -> None:
+        """A forced stop (a second Ctrl-C) ends the process without
+        close_spider: the items still buffered go to the spool, which the
+        next crawl replays, instead of being lost."""
+        records, self.buffer = self.buffer, []
+        if not records:
+            return
+        try:
+            path = self.spool.write(records)
+        except OSError as exc:
+            print(f"sitesift: {len(records)} item(s) not stored: cannot spool them ({exc})",
+                  file=sys.stderr)  # fmt: skip
+            return
+        print(f"sitesift: stopped before storing {len(records)} item(s): spooled to {path}; "
+              "the next crawl stores them", file=sys.stderr)  # fmt: skip
+
     def close_spider(self, spider: Spider | None = None) -> None:
         spider = spider or getattr(self.crawler, "spider", None)
+        atexit.unregister(self._spool_at_exit)
         if self._timer is not None and self._timer.running:
             self._timer.stop()
         self.idle()
