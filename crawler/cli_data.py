@@ -498,6 +498,7 @@ def add_data_commands(sub: Any) -> None:  # noqa: ANN401 - argparse's private su
     )
     _db_flag(loop)
     loop.add_argument("--tick", type=float, help="seconds between checks (default 5)")
-    loop.add_argument("--log-dir", help="write each crawl's log here")
+    loop.add_argument("--log-dir", help="write each crawl's log here (without it, a failed "
+                      "crawl's last error line is kept in its run: sitesift status)")  # fmt: skip
     loop.add_argument("--max-runs", type=int, help="exit after this many finished runs")
     loop.set_defaults(func=cmd_scheduler)

@@ -20,11 +20,12 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 from croniter import CroniterError, croniter
 from sqlalchemy import Engine, and_, delete, insert, or_, select, update
@@ -216,6 +217,9 @@ class Running:
     job: Job
     process: subprocess.Popen[bytes]
     started: datetime
+    # Without a log folder, the crawl's stderr, kept until it ends so that a
+    # failure's reason reaches the run's record and the scheduler's log.
+    errors: IO[bytes] | None = None
 
 
 def launch(
@@ -226,29 +230,53 @@ def launch(
     terminal's Ctrl-C reaches only the scheduler, which passes it on
     (``Scheduler.interrupt``). In the ``foreground`` (run-now) its output
     goes to the terminal: the user sees why a crawl failed."""
-    log = None
+    log: IO[bytes] | None = None
+    errors: IO[bytes] | None = None
     if log_dir is not None:
         log_dir.mkdir(parents=True, exist_ok=True)
         stamp = utcnow().strftime("%Y%m%dT%H%M%S")
         safe = _UNSAFE.sub("_", job.name)
         log = (log_dir / f"{safe}-{stamp}.log").open("ab")
+    elif not foreground:
+        errors = tempfile.TemporaryFile()  # noqa: SIM115 - closed by finish()
     process = subprocess.Popen(
         crawl_command(job, db_url),
         stdin=subprocess.DEVNULL,
         stdout=None if foreground else log or subprocess.DEVNULL,
-        stderr=None if foreground else log or subprocess.DEVNULL,
+        stderr=None if foreground else log or errors,
         start_new_session=True,
     )
     now = utcnow()  # the period's run is taken: the next one is due after it
     _set(engine, job.name, running_pid=process.pid, last_run_at=now,
          next_run_at=next_run(job.cron, job.every_seconds, now))  # fmt: skip
     logger.info("job %s: started crawl (pid %d)", job.name, process.pid)
-    return Running(job, process, utcnow())
+    return Running(job, process, utcnow(), errors)
+
+
+def _error_line(errors: IO[bytes] | None) -> str | None:
+    """The crawl's last "sitesift: error:" line (else its last line), read
+    from the end of its stderr, and the file closed."""
+    if errors is None:
+        return None
+    with errors:
+        size = errors.seek(0, os.SEEK_END)
+        errors.seek(max(0, size - 8192))
+        lines = [ln.strip() for ln in errors.read().decode(errors="replace").splitlines()]
+    lines = [ln for ln in lines if ln]
+    marked = [ln for ln in lines if ln.startswith("sitesift: ")]
+    line = (marked or lines or [None])[-1]
+    return line.removeprefix("sitesift: ")[:300] if line else None
 
 
 def finish(engine: Engine, running: Running, code: int) -> int | None:
-    """Release the lease and record the outcome; returns the run id."""
+    """Release the lease and record the outcome (a failure with the crawl's
+    last error line); returns the run id."""
     name = running.job.name
+    error = _error_line(running.errors)
+    failed = f"failed: exit status {code}"
+    if code and error:  # its end, when too long: "...sites.txt: site list not found"
+        room = crawl_runs.c.finish_reason.type.length - len(failed) - 2
+        failed += ": " + (error if len(error) <= room else "…" + error[-room + 1 :])
     with engine.begin() as conn:
         run_id = conn.execute(
             select(crawl_runs.c.id)
@@ -264,18 +292,21 @@ def finish(engine: Engine, running: Running, code: int) -> int | None:
                     job=name,
                     started_at=running.started,
                     finished_at=utcnow(),
-                    finish_reason=f"failed: exit status {code}",
+                    finish_reason=failed,
                 )  # fmt: skip
             ).inserted_primary_key[0]
         elif code != 0:
             conn.execute(
                 update(crawl_runs)
                 .where(crawl_runs.c.id == run_id, crawl_runs.c.finished_at.is_(None))
-                .values(finished_at=utcnow(), finish_reason=f"failed: exit status {code}")
+                .values(finished_at=utcnow(), finish_reason=failed)
             )
     _set(engine, name, running_pid=None, running_host=None, lease_until=None,
          last_exit=code, last_run_id=run_id)  # fmt: skip
-    logger.info("job %s: crawl ended with status %d (run %s)", name, code, run_id)
+    if code and error:
+        logger.warning("job %s: crawl ended with status %d (run %s): %s", name, code, run_id, error)
+    else:
+        logger.info("job %s: crawl ended with status %d (run %s)", name, code, run_id)
     return run_id
 
 

@@ -464,3 +464,24 @@ def test_run_now_shows_why_the_crawl_failed(tmp_path: Path) -> None:
     run = sitesift("schedule", "run-now", "bad", "--db", db)
     assert run.returncode == 1 and "bad: crawl exited with status 2" in run.stdout
     assert "sitesift: error:" in run.stderr and "gone-sites.txt" in run.stderr, run.stderr
+
+
+def test_the_scheduler_records_why_a_crawl_failed_without_a_log_folder(tmp_path: Path) -> None:
+    # without --log-dir the crawl's output went nowhere: "exit status 2" and
+    # no reason anywhere
+    sites = tmp_path / "gone-sites.txt"
+    sites.write_text("http://127.0.0.1:9/\n")
+    db = f"sqlite:///{tmp_path / 'j.db'}"
+    add = sitesift("schedule", "add", "bad", "--sites", str(sites), "--every", "1s", "--db", db)
+    assert add.returncode == 0, add.stderr
+    sites.unlink()
+    loop = sitesift("scheduler", "--db", db, "--tick", "0.2", "--max-runs", "1")
+    assert loop.returncode == 0, loop.stderr
+    assert "crawl ended with status 2" in loop.stderr and "gone-sites.txt" in loop.stderr
+    engine = connect(db)
+    with engine.connect() as conn:
+        reason = conn.execute(select(crawl_runs.c.finish_reason)).scalar_one()
+    engine.dispose()
+    assert reason.startswith("failed: exit status 2: ") and reason.endswith("site list not found")
+    status = sitesift("status", "--db", db)
+    assert "site list not found" in status.stdout, status.stdout
