@@ -763,6 +763,8 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:  # commands that run on (crawl, scheduler) handle it themselves
         print("sitesift: interrupted (Ctrl-C)", file=sys.stderr)
         return EXIT_FAILED
+    except BrokenPipeError:  # status, schedule list... | head
+        return reader_left()
     except Exception as exc:
         # A database that opened and then failed (went away, a damaged or
         # foreign schema): one line, not a traceback.

@@ -215,10 +215,13 @@ def cmd_status(args: argparse.Namespace) -> int:
     print(f"articles: {n_articles} ({dups} linked to an original as duplicates)")
     print("recent runs:")
     for run in runs:
+        reason = run.finish_reason or "running or interrupted"
         print(f"  #{run.id} {run.started_at:%Y-%m-%d %H:%M} {run.job or '-'} "
-              f"{run.finish_reason or 'running or interrupted'}")  # fmt: skip
+              f"{reason}{_run_pages(run.counts)}")  # fmt: skip
     for job in jobs:
-        print(f"job {job.name}: {job.when}, next {job.next_run_at}, last exit {job.last_exit}")
+        print(
+            f"job {job.name}: {job.when}, next {_utc(job.next_run_at)}, {_last_exit(job.last_exit)}"
+        )
     if args.failures is not None:
         failed = sum(n for _, outcome, n in outcomes if outcome != "ok")
         print(f"pages not ok: {failed}" + (f", the latest {len(failures)}:" if failures else ""))
@@ -227,6 +230,26 @@ def cmd_status(args: argparse.Namespace) -> int:
     _spool_status(spool)
     engine.dispose()
     return EXIT_OK
+
+
+def _run_pages(counts: dict[str, Any] | None) -> str:
+    """What a finished run stored: ", 41 of 50 pages ok" (a run that fetched
+    nothing also finishes)."""
+    if not counts:
+        return ""
+    stored = {k.removeprefix("sitesift/stored/"): v for k, v in counts.items()
+              if k.startswith("sitesift/stored/")}  # fmt: skip
+    total = sum(v for v in stored.values() if isinstance(v, int))
+    return f", {stored.get('ok', 0)} of {total} page(s) ok"
+
+
+def _utc(when: datetime | None) -> str:
+    """A time as every command prints it: 2024-05-03 10:20:00Z."""
+    return f"{when:%Y-%m-%d %H:%M:%S}Z" if when else "-"
+
+
+def _last_exit(code: int | None) -> str:
+    return "never run" if code is None else f"last exit {code}"
 
 
 def _recent_failures(conn: Connection, limit: int) -> list[Any]:
@@ -304,12 +327,12 @@ def cmd_schedule(args: argparse.Namespace) -> int:
                 raise _cli_error(f"--crawl-args: {exc}") from None
             job = sched.add_job(engine, args.name, args.sites, cron=args.cron, every=args.every,
                                 crawl_args=extra)  # fmt: skip
-            print(f"added {job.name}: {job.when}, first run {job.next_run_at:%Y-%m-%d %H:%M:%S}Z")
+            print(f"added {job.name}: {job.when}, first run {_utc(job.next_run_at)}")
         elif args.action == "list":
             for job in sched.list_jobs(engine):
                 state = "running" if job.running_pid else ("on" if job.enabled else "off")
-                print(f"{job.name}\t{job.when}\tnext {job.next_run_at}\t{state}\t"
-                      f"last exit {job.last_exit}\t{job.sites_file}\t"
+                print(f"{job.name}\t{job.when}\tnext {_utc(job.next_run_at)}\t{state}\t"
+                      f"{_last_exit(job.last_exit)}\t{job.sites_file}\t"
                       f"{shlex.join(job.crawl_args)}".rstrip("\t"))  # fmt: skip
         elif args.action == "remove":
             sched.remove_job(engine, args.name)

@@ -168,7 +168,7 @@ def test_schedule_list_run_now_and_remove(tmp_path: Path) -> None:
     engine.dispose()
     assert [tuple(r) for r in runs] == [("hourly", "finished")]
     listed = sitesift("schedule", "list", "--db", db).stdout.splitlines()
-    assert "last exit 0" in listed[0] and "last exit None" in listed[1]
+    assert "last exit 0" in listed[0] and "never run" in listed[1]
     assert sitesift("schedule", "remove", "hourly", "--db", db).returncode == 0
     assert [line.split("\t")[0] for line in sitesift("schedule", "list", "--db", db)
             .stdout.splitlines()] == ["nightly"]  # fmt: skip
