@@ -54,13 +54,14 @@ def open_db(url: str | None, *, create: bool = False) -> tuple[Engine, str]:
     database."""
     from sqlalchemy.engine import make_url
 
-    from pipelines.schema import DatabaseError, connect, open_existing
+    from pipelines.schema import DatabaseError, check_url, connect, open_existing
 
     url = url or default_db()
     try:
-        parsed = make_url(url)
-    except Exception:
-        raise _cli_error(f"bad database URL {url!r}") from None
+        check_url(url)
+    except DatabaseError as exc:
+        raise _cli_error(str(exc)) from None
+    parsed = make_url(url)
     database = parsed.database
     is_file = parsed.get_backend_name() == "sqlite" and database not in (None, "", ":memory:")
     if not create and is_file and not Path(database).exists():
@@ -179,7 +180,7 @@ def cmd_status(args: argparse.Namespace) -> int:
 
     if args.redis:
         return _redis_status(args.redis)
-    spool = Spool(args.spool_dir)
+    spool = Spool(args.spool_dir or _settings().get("SITESIFT_SPOOL_DIR"))
     try:
         engine, url = open_db(args.db)
     except CLIError as exc:  # a database down is when people ask whether their items are safe
@@ -459,13 +460,15 @@ def add_data_commands(sub: Any) -> None:  # noqa: ANN401 - argparse's private su
     exp.add_argument("--until", help="before this date")
     exp.add_argument("--date-field", choices=["fetched", "published"], default="fetched",
                      help="which date --since/--until filter on (default: fetched)")  # fmt: skip
-    exp.add_argument("--include-duplicates", action="store_true")
+    exp.add_argument("--include-duplicates", action="store_true",
+                     help="also the articles linked to an original as its duplicates")  # fmt: skip
     exp.add_argument("-q", "--quiet", action="store_true", help="no progress on stderr")
     exp.set_defaults(func=cmd_export)
 
     status = sub.add_parser("status", help="what the database holds")
     _db_flag(status)
-    status.add_argument("--spool-dir", default="sitesift-spool")
+    status.add_argument("--spool-dir", help="the crawls' spool folder, of the items waiting "
+                        "for the database (default: SITESIFT_SPOOL_DIR)")  # fmt: skip
     status.add_argument(
         "--redis", metavar="URL", help="show the distributed crawls in this Redis instead"
     )

@@ -348,12 +348,25 @@ def database_key(url: str) -> str:
     return parsed.render_as_string(hide_password=True)
 
 
+def check_url(url: str) -> None:
+    """Refuse, with what to write instead, a URL that names no database
+    sitesift stores into (a bare file name, MySQL)."""
+    try:
+        backend = make_url(url).get_backend_name()
+    except ArgumentError:
+        hint = f" (a SQLite file is sqlite:///{url})" if "://" not in url else ""
+        raise DatabaseError(f"bad database URL {url!r}{hint}") from None
+    if backend not in ("sqlite", "postgresql"):
+        raise DatabaseError(f"{url!r}: sitesift stores into SQLite or PostgreSQL, not {backend}")
+
+
 def connect(url: str, *, create: bool = True) -> Engine:
     """Open (and if needed create or upgrade) the database at a SQLAlchemy URL.
 
     Raises :class:`DatabaseError` with a readable message when the URL is
     malformed, its driver is missing, or the server cannot be reached.
     """
+    check_url(url)
     try:
         engine = create_engine(url, pool_pre_ping=True)
     except (ArgumentError, NoSuchModuleError, ImportError) as exc:
@@ -379,6 +392,7 @@ def open_existing(url: str) -> Engine:
     """Open a database sitesift already wrote (upgraded if it is older, as a
     crawl would), creating nothing: commands that only read must not turn
     another app's database (or an empty file) into a sitesift one."""
+    check_url(url)
     try:
         # a bare engine: the pragmas of connect() would set WAL mode on any file
         probe = create_engine(url)

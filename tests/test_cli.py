@@ -74,6 +74,20 @@ def test_unreachable_database(tmp_path: Path) -> None:
     assert_clean_error(proc, "cannot open database")
 
 
+@pytest.mark.parametrize(
+    ("db", "words"),
+    [
+        ("pages.db", "a SQLite file is sqlite:///pages.db"),
+        ("mysql://u@127.0.0.1/x", "stores into SQLite or PostgreSQL, not mysql"),
+    ],
+)
+def test_a_database_url_sitesift_cannot_use_says_what_to_write(
+    sites: Path, db: str, words: str
+) -> None:
+    assert_clean_error(sitesift("crawl", str(sites), "--db", db), words)
+    assert_clean_error(sitesift("status", "--db", db), words)
+
+
 def test_unwritable_output(tmp_path: Path) -> None:
     sites = tmp_path / "sites.txt"
     sites.write_text("http://127.0.0.1:9/\n")
