@@ -25,14 +25,17 @@ from collections.abc import AsyncIterator, Iterator
 from datetime import UTC, datetime
 from functools import cached_property
 from typing import Any
+from urllib.parse import urlsplit
 
 from lxml import etree
 from protego import Protego
 from scrapy import Request, Spider, signals
 from scrapy.crawler import Crawler
+from scrapy.downloadermiddlewares.robotstxt import RobotsTxtMiddleware
 from scrapy.exceptions import StopDownload
 from scrapy.http import Response
 from scrapy.utils.gz import gunzip
+from scrapy.utils.misc import build_from_crawler
 from scrapy.utils.sitemap import Sitemap
 from sqlalchemy.exc import SQLAlchemyError
 from twisted.python.failure import Failure
@@ -344,6 +347,7 @@ class SiteSpider(Spider):
 
     def parse_robots(self, response: Response) -> Iterator[Request | PageItem]:
         spec = self.by_host[response.meta[SITE]]
+        self._share_robots(spec, response.body)
         sitemaps: list[str] = []
         if response.status == 200:
             try:
@@ -359,7 +363,26 @@ class SiteSpider(Spider):
 
     def robots_failed(self, failure: Failure) -> Iterator[Request | PageItem]:
         spec = self.by_host[failure.request.meta[SITE]]
+        self._share_robots(spec, None)
         yield from self._site_entries(spec, [])
+
+    def _share_robots(self, spec: SiteSpec, body: bytes | None) -> None:
+        """Give the robots.txt just read (None: it could not be fetched, so
+        everything is allowed, as Scrapy does) to Scrapy's RobotsTxtMiddleware,
+        which would otherwise fetch it a second time for the site's first page.
+        Its parser cache is private: on a Scrapy without it, it fetches again."""
+        middleware = next(
+            (m for m in self.crawler.engine.downloader.middleware.middlewares
+             if isinstance(m, RobotsTxtMiddleware)),
+            None,
+        )  # fmt: skip
+        parsers = getattr(middleware, "_parsers", None)
+        netloc = urlsplit(spec.url).netloc  # the site's, where a redirect took robots.txt
+        if middleware is None or not isinstance(parsers, dict) or netloc in parsers:
+            return
+        parsers[netloc] = (
+            None if body is None else build_from_crawler(middleware._parserimpl, self.crawler, body)
+        )
 
     def _set_delay_floor(self, spec: SiteSpec, delay: float) -> None:
         cap = self.settings.getfloat("SITESIFT_CRAWL_DELAY_CAP")
