@@ -154,7 +154,26 @@ def cmd_export(args: argparse.Namespace) -> int:
         engine.dispose()
     if not args.quiet:
         print(f"\nwrote {count} article(s) to {args.output} ({fmt})", file=sys.stderr)
+        if not count and flt.sites:
+            _say_sites_stored(args.db, flt.sites)
     return EXIT_OK
+
+
+def _say_sites_stored(db: str | None, asked: tuple[str, ...]) -> None:
+    """After an export of nothing: the stored sites the ones asked for may
+    have meant ("127.0.0.1" for "127.0.0.1:8001")."""
+    from pipelines.schema import articles
+
+    engine, _ = open_db(db)
+    try:
+        with engine.connect() as conn:
+            stored = set(conn.execute(select(articles.c.site).distinct()).scalars())
+    finally:
+        engine.dispose()
+    if missing := [s for s in asked if s not in stored]:
+        near = sorted(s for s in stored if any(s.split(":")[0] == m.split(":")[0] for m in missing))
+        hint = f"; did you mean {', '.join(near)}?" if near else ""
+        print(f"no stored article of {', '.join(missing)}{hint}", file=sys.stderr)
 
 
 def _is_database_file(engine: Engine, out: Path) -> bool:

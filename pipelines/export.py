@@ -205,6 +205,7 @@ def export(
     records = iter_articles(engine, flt)
     done = 0
     if fmt == "markdown":
+        Path(output).mkdir(exist_ok=True)  # there, if empty, when nothing matched
         steps = write_markdown(records, Path(output))
         done = _drive(steps, total, progress)
     elif output == "-":

@@ -219,3 +219,13 @@ def test_markdown_export_onto_a_file(tmp_path: Path) -> None:
     (tmp_path / "e.csv").write_text("x")
     proc = _export("--db", db, "--format", "markdown", "-o", str(tmp_path / "e.csv"))
     assert proc.returncode == 2 and "is a file; markdown export writes a folder" in proc.stderr
+
+
+def test_an_export_of_nothing_names_the_sites_meant(filled: str, tmp_path: Path) -> None:
+    # a site named with another port (or without its own) exported nothing,
+    # silently; and the Markdown folder it "wrote" to was not there
+    out = tmp_path / "md"
+    proc = _export("--db", filled, "-o", str(out), "--site", "zh.test:8001")
+    assert proc.returncode == 0, proc.stderr
+    assert "wrote 0 article(s)" in proc.stderr and out.is_dir()
+    assert "no stored article of zh.test:8001; did you mean zh.test?" in proc.stderr
