@@ -732,8 +732,9 @@ def _run_workers(
     return max(codes)
 
 
-# Options whose value is a command line of its own: it may start with "-".
-_COMMAND_LINE_OPTIONS = ("--crawl-args",)
+# Options whose value may start with "-": a command line of its own, and a
+# duration (--every -5m is then refused by its own check, not argparse's).
+_COMMAND_LINE_OPTIONS = ("--crawl-args", "--every")
 
 
 def _glued(argv: list[str]) -> list[str]:

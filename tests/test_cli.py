@@ -246,6 +246,7 @@ def test_extract_method_names_ignore_case_and_layout_alone_says_what_it_lacks(
     ("when", "words"),
     [
         (["--every", "999999999d"], "at most"),
+        (["--every", "-5m"], "--every takes a duration like 30m"),  # not "expected one argument"
         (["--cron", "0 0 31 2 *"], "never matches"),
         (["--every", "1h", "--crawl-args", '--bogus "unterminated'], "--crawl-args"),
     ],
