@@ -133,9 +133,9 @@ def extract(
     Raises :class:`ExtractionError` (a ``ValueError``) when ``html`` is no
     page (``None``, a number), ``KeyError`` for an unknown method,
     ``TypeError`` for an unknown parameter, one of the wrong type, a ``url``
-    that is no ``str`` or a ``reference`` that is no page, ``ValueError`` for a ``fetched_at`` that
-    is no date. Garbage that is a page (empty, binary, broken) gives an
-    empty result.
+    that is no ``str`` or a ``reference`` that is no page, ``ValueError``
+    for a ``fetched_at`` that is no date. Garbage that is a page (empty,
+    binary, broken) gives an empty result.
 
     A named method's result also gets the page's metadata, as ``auto``'s
     does: the title without the site's name, the publish date (relative
