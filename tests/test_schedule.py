@@ -454,13 +454,19 @@ def test_crawl_args_of_one_flag_need_no_equals_sign(tmp_path: Path) -> None:
     assert "--resume" in sitesift("schedule", "list", "--db", db).stdout
 
 
-def test_run_now_shows_why_the_crawl_failed(tmp_path: Path) -> None:
+def _job_whose_site_list_is_gone(tmp_path: Path, every: str) -> str:
+    """The database of a job "bad" whose crawl will refuse to start."""
     sites = tmp_path / "gone-sites.txt"
     sites.write_text("http://127.0.0.1:9/\n")
     db = f"sqlite:///{tmp_path / 'j.db'}"
-    add = sitesift("schedule", "add", "bad", "--sites", str(sites), "--every", "1h", "--db", db)
+    add = sitesift("schedule", "add", "bad", "--sites", str(sites), "--every", every, "--db", db)
     assert add.returncode == 0, add.stderr
-    sites.unlink()  # the crawl will refuse to start
+    sites.unlink()
+    return db
+
+
+def test_run_now_shows_why_the_crawl_failed(tmp_path: Path) -> None:
+    db = _job_whose_site_list_is_gone(tmp_path, "1h")
     run = sitesift("schedule", "run-now", "bad", "--db", db)
     assert run.returncode == 1 and "bad: crawl exited with status 2" in run.stdout
     assert "sitesift: error:" in run.stderr and "gone-sites.txt" in run.stderr, run.stderr
@@ -469,12 +475,7 @@ def test_run_now_shows_why_the_crawl_failed(tmp_path: Path) -> None:
 def test_the_scheduler_records_why_a_crawl_failed_without_a_log_folder(tmp_path: Path) -> None:
     # without --log-dir the crawl's output went nowhere: "exit status 2" and
     # no reason anywhere
-    sites = tmp_path / "gone-sites.txt"
-    sites.write_text("http://127.0.0.1:9/\n")
-    db = f"sqlite:///{tmp_path / 'j.db'}"
-    add = sitesift("schedule", "add", "bad", "--sites", str(sites), "--every", "1s", "--db", db)
-    assert add.returncode == 0, add.stderr
-    sites.unlink()
+    db = _job_whose_site_list_is_gone(tmp_path, "1s")
     loop = sitesift("scheduler", "--db", db, "--tick", "0.2", "--max-runs", "1")
     assert loop.returncode == 0, loop.stderr
     assert "crawl ended with status 2" in loop.stderr and "gone-sites.txt" in loop.stderr
