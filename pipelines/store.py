@@ -46,7 +46,7 @@ from .history import interrupted_runs
 from .parts import join_parts
 from .schema import connect, crawl_runs, dialect_insert, error_line, sites, utcnow
 from .spool import Spool
-from .writer import RevisitParams, write_batch
+from .writer import FETCHED_BY, RevisitParams, write_batch
 
 logger = logging.getLogger(__name__)
 
@@ -201,6 +201,8 @@ class StorePipeline:
         records, self.buffer = self.buffer, []
         if not records:
             return
+        for record in records:
+            record[FETCHED_BY] = self.run_id
         try:
             path = self.spool.write(records)
         except OSError as exc:
