@@ -199,7 +199,7 @@ def cmd_status(args: argparse.Namespace) -> int:
 
     if args.redis:
         return _redis_status(args.redis)
-    spool = Spool(args.spool_dir or _settings().get("SITESIFT_SPOOL_DIR"))
+    spool = Spool(args.spool_dir or _settings().get("SITESIFT_SPOOL_DIR"), args.db or default_db())
     try:
         engine, url = open_db(args.db)
     except CLIError as exc:  # a database down is when people ask whether their items are safe
@@ -301,6 +301,8 @@ def _spool_status(spool: Spool, say_empty: bool = False) -> None:
         print(f"spool: {run_ends} run end(s) waiting in {spool.directory}")
     if say_empty and not (pending or rejected or run_ends):
         print(f"spool: nothing waiting in {spool.directory}")
+    for folder, database, waiting in spool.elsewhere():
+        print(f"spool: {waiting} item(s) waiting in {folder} for {database}")
 
 
 def _redis_status(redis_url: str) -> int:

@@ -7,11 +7,16 @@ A file is deleted only after its whole content was committed. An item the
 database refuses for its data (not for being away) would fail at every
 replay: it goes to ``rejected.jsonl`` instead, with the reason, for people
 to look at.
+
+Each database has its own folder under the spool root (named by a hash of
+the database, which ``database.txt`` names for people): a crawl into one
+database never replays what another crawl spooled for another.
 """
 
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import json
 import os
 import time
@@ -21,8 +26,30 @@ from typing import Any
 
 
 class Spool:
-    def __init__(self, directory: str | Path) -> None:
-        self.directory = Path(directory)
+    """The spool of one database (its URL) under the spool root."""
+
+    def __init__(self, root: str | Path, database_url: str) -> None:
+        self.root = Path(root)
+        self.database = _database_key(database_url)
+        self.directory = self.root / _folder_name(self.database)
+
+    def elsewhere(self) -> list[tuple[Path, str, int]]:
+        """Records waiting under the same root for other databases, by folder:
+        (folder, its database or "an unknown database", records). Batches
+        spooled at the root itself were written before folders were per
+        database: whose they are is unknown, so none is replayed."""
+        if not self.root.is_dir():
+            return []
+        found = []
+        for folder in [self.root, *sorted(p for p in self.root.iterdir() if p.is_dir())]:
+            if folder == self.directory:
+                continue
+            named = folder / DATABASE_FILE
+            database = named.read_text(encoding="utf-8").strip() if named.is_file() else ""
+            waiting = _records(sorted(folder.glob("spool-*.jsonl")))
+            if waiting:
+                found.append((folder, database or "an unknown database", waiting))
+        return found
 
     def check(self) -> str | None:
         """Why batches could not be spooled here, or None when they can."""
@@ -42,11 +69,7 @@ class Spool:
 
     def pending(self) -> int:
         """Records waiting in the spool."""
-        total = 0
-        for path in self.files():
-            with path.open("rb") as fh:
-                total += sum(1 for line in fh if line.strip())
-        return total
+        return _records(self.files())
 
     def rejected(self) -> int:
         """Items kept in the rejected file."""
@@ -58,7 +81,7 @@ class Spool:
 
     def write(self, records: list[dict[str, Any]]) -> Path:
         """Append one batch as a new file, durably."""
-        self.directory.mkdir(parents=True, exist_ok=True)
+        self._make()
         path = self.directory / f"spool-{time.time_ns():020d}-{os.getpid()}.jsonl"
         _write_lines(path, [_line(record) for record in records])
         return path
@@ -71,7 +94,7 @@ class Spool:
         """Keep an item the database refused for its data, with the reason,
         in ``rejected.jsonl``: never replayed (it would fail again), for
         people to look at."""
-        self.directory.mkdir(parents=True, exist_ok=True)
+        self._make()
         path = self.directory / REJECTED
         entry = {"rejected_at": time.strftime("%Y-%m-%dT%H:%M:%S%z"), "reason": reason,
                  "record": record}  # fmt: skip
@@ -86,7 +109,7 @@ class Spool:
         reason, counts), merged with what was kept before, until the
         database takes it: a run the database missed at its end would
         otherwise look interrupted for ever."""
-        self.directory.mkdir(parents=True, exist_ok=True)
+        self._make()
         path = self.directory / f"{RUN_END_PREFIX}{run_id:012d}.json"
         kept = json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
         _write_lines(path, [_line({**kept, **values, "run_id": run_id})])
@@ -110,9 +133,43 @@ class Spool:
     def done(path: Path) -> None:
         path.unlink(missing_ok=True)
 
+    def _make(self) -> None:
+        """Create the folder, naming its database inside."""
+        self.directory.mkdir(parents=True, exist_ok=True)
+        named = self.directory / DATABASE_FILE
+        if not named.is_file():
+            _write_lines(named, [self.database + "\n"])
+
 
 REJECTED = "rejected.jsonl"
 RUN_END_PREFIX = "run-end-"
+DATABASE_FILE = "database.txt"
+
+
+def _folder_name(database: str) -> str:
+    """A file name for a database: a hash, as its URL may hold any character."""
+    return "db-" + hashlib.sha256(database.encode("utf-8")).hexdigest()[:16]
+
+
+def _database_key(url: str) -> str:
+    """One name per database however its URL is written (a URL that names
+    none is its own name: connecting to it fails with the reason)."""
+    from sqlalchemy.exc import ArgumentError
+
+    from .schema import database_key
+
+    try:
+        return database_key(url)
+    except ArgumentError:
+        return url
+
+
+def _records(paths: list[Path]) -> int:
+    total = 0
+    for path in paths:
+        with path.open("rb") as fh:
+            total += sum(1 for line in fh if line.strip())
+    return total
 
 
 def _line(record: dict[str, Any]) -> str:

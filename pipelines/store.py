@@ -105,7 +105,7 @@ class StorePipeline:
         self.run_id: int | None = None
         self.buffer: list[dict[str, Any]] = []
         self.last_flush = time.monotonic()
-        self.spool = Spool(config.spool_dir)
+        self.spool = Spool(config.spool_dir, config.db_url)
         self.db_down = False
         # Batches neither the database nor the spool took (an unwritable or
         # full spool folder): kept here, the crawl stops, closing tries again.
@@ -184,6 +184,9 @@ class StorePipeline:
         problem = self.spool.check()
         if problem:
             logger.warning("%s: if the database fails, the crawl stops", problem)
+        for folder, database, waiting in self.spool.elsewhere():
+            logger.warning("%d spooled item(s) in %s wait for %s, not this one: left there",
+                           waiting, folder, database)  # fmt: skip
         self.replay_spool()
         if _reactor_running():
             self._home = threading.current_thread()
@@ -215,7 +218,7 @@ class StorePipeline:
             logger.error(
                 "%d item(s) could not be stored and wait in %s; the next run replays them",
                 left,
-                self.config.spool_dir,
+                self.spool.directory,
             )
         elif stats.get_value("sitesift/spool/spooled"):
             logger.warning(
@@ -259,7 +262,7 @@ class StorePipeline:
             path = self.spool.keep_run_end(self.run_id, end)
         except OSError as os_exc:
             logger.error("could not record the end of run %s (%s) nor keep it in %s (%s)",
-                         self.run_id, error_line(exc), self.config.spool_dir,
+                         self.run_id, error_line(exc), self.spool.directory,
                          os_exc.strerror or os_exc)  # fmt: skip
             return
         logger.error("could not record the end of run %s (%s); it is kept in %s and "
@@ -424,7 +427,7 @@ class StorePipeline:
         except OSError as os_exc:
             self._inc("sitesift/store/lost")
             logger.error("could not store %s (%s) nor keep it in %s (%s): lost", record.get("url"),
-                         reason, self.config.spool_dir, os_exc.strerror or os_exc)  # fmt: skip
+                         reason, self.spool.directory, os_exc.strerror or os_exc)  # fmt: skip
             return
         self._inc("sitesift/store/rejected")
         self._stored([record])
@@ -467,7 +470,7 @@ class StorePipeline:
         if not first:
             return
         logger.error("cannot spool to %s (%s) while the database is unavailable: "
-                     "stopping the crawl", self.config.spool_dir, exc.strerror or exc)  # fmt: skip
+                     "stopping the crawl", self.spool.directory, exc.strerror or exc)  # fmt: skip
         self._effect(self._stop_crawl)
 
     def _stop_crawl(self) -> None:

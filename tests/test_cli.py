@@ -649,21 +649,24 @@ def test_status_reports_the_spool_when_the_database_is_down(tmp_path: Path) -> N
     status says why it cannot open it, then what the spool holds."""
     from pipelines.spool import Spool
 
-    spool = Spool(tmp_path / "spool")
+    down = "postgresql+psycopg://nobody@127.0.0.1:1/none"  # nothing listens on port 1
+    spool = Spool(tmp_path / "spool", down)
     spool.write([{"url": "http://a.example/1"}, {"url": "http://a.example/2"}])
     spool.keep_run_end(7, {"finished_at": "2026-01-01T00:00:00", "finish_reason": "finished"})
     spool.reject({"url": "http://a.example/3"}, "value too long")
-    down = "postgresql+psycopg://nobody@127.0.0.1:1/none"  # nothing listens on port 1
-    proc = sitesift("status", "--db", down, "--spool-dir", str(spool.directory))
+    other = Spool(spool.root, f"sqlite:///{tmp_path / 'other.db'}")  # another crawl's, told apart
+    other.write([{"url": "http://b.example/1"}])
+    proc = sitesift("status", "--db", down, "--spool-dir", str(spool.root))
     assert_clean_error(proc, "cannot open database")
     assert proc.stdout.splitlines() == [
         f"spool: 2 item(s) waiting in {spool.directory}",
         f"rejected: 1 item(s) the database refused, kept in {spool.directory / 'rejected.jsonl'}",
         f"spool: 1 run end(s) waiting in {spool.directory}",
+        f"spool: 1 item(s) waiting in {other.directory} for sqlite:///{tmp_path / 'other.db'}",
     ]
     empty = sitesift("status", "--db", down, "--spool-dir", str(tmp_path / "none"))
     assert_clean_error(empty, "cannot open database")
-    assert empty.stdout == f"spool: nothing waiting in {tmp_path / 'none'}\n"
+    assert empty.stdout == f"spool: nothing waiting in {Spool(tmp_path / 'none', down).directory}\n"
 
 
 def test_a_database_that_opens_then_fails_gets_one_line(tmp_path: Path) -> None:
@@ -680,10 +683,10 @@ def test_a_database_that_opens_then_fails_gets_one_line(tmp_path: Path) -> None:
     with sqlite3.connect(path) as conn:
         conn.execute("ALTER TABLE pages RENAME COLUMN outcome TO outcome_old")
         conn.execute("ALTER TABLE articles RENAME COLUMN text TO text_old")
-    spool = Spool(tmp_path / "spool")
-    spool.write([{"url": "http://a.example/1"}])
     db = f"sqlite:///{path}"
-    status = sitesift("status", "--db", db, "--spool-dir", str(spool.directory))
+    spool = Spool(tmp_path / "spool", db)
+    spool.write([{"url": "http://a.example/1"}])
+    status = sitesift("status", "--db", db, "--spool-dir", str(spool.root))
     export = sitesift("export", "--db", db, "-o", str(tmp_path / "out.jsonl"))
     for proc, column in ((status, "pages.outcome"), (export, "articles.text")):
         assert proc.returncode == 1, proc.stderr

@@ -222,4 +222,4 @@ def test_postgresql_restarted_under_two_workers_loses_nothing(
     assert set(rows) == expected_paths(articles)  # nothing lost
     assert {count for _, count in rows.values()} == {1}  # stored once each
     assert set(requests) == expected_paths(articles) and max(requests.values()) == 1
-    assert not list(tmp_path.glob("spool-*/*.jsonl"))  # every spooled batch replayed
+    assert not list(tmp_path.glob("spool-*/*/*.jsonl"))  # every spooled batch replayed

@@ -277,7 +277,7 @@ def test_database_disk_full_mid_crawl_loses_nothing(
     assert "Traceback" not in proc.stderr, proc.stderr[-3000:]
     assert "database or disk is full" in proc.stderr
     assert "could not be stored and wait in" in proc.stderr, proc.stderr[-3000:]
-    assert list(spool.glob("spool-*.jsonl"))
+    assert list(spool.rglob("spool-*.jsonl"))
     verdict, _ = content(db)
     assert verdict == "ok"
 
@@ -291,7 +291,7 @@ def test_database_disk_full_mid_crawl_loses_nothing(
                      "-s", f"SITESIFT_SPOOL_DIR={spool}")  # fmt: skip
     assert again.returncode == 0, again.stderr[-2000:]
     assert "replayed" in again.stderr
-    assert not list(spool.glob("spool-*.jsonl"))
+    assert not list(spool.rglob("spool-*.jsonl"))
     assert content(db)[0] == "ok"
     assert stored_urls(db) == stored_urls(reference)
 

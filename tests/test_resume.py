@@ -246,7 +246,7 @@ def test_database_outage_mid_crawl_loses_nothing(
     assert counts.get("sitesift/spool/spooled", 0) > 0
     assert counts["sitesift/spool/replayed"] == counts["sitesift/spool/spooled"]
     assert "spooled" in stderr
-    assert not list(spool.glob("*.jsonl"))
+    assert not list(spool.rglob("*.jsonl"))
 
 
 def test_a_rerun_with_a_smaller_trap_budget_keeps_the_stored_pages(tmp_path: Path) -> None:

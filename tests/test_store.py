@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import logging
 import subprocess
 import sys
 from pathlib import Path
@@ -89,7 +90,7 @@ def test_database_outage_spools_and_replays(pg_restartable: str, tmp_path: Path)
     try:
         pipe.process_item(_item("http://h/during-1"))  # retried, then spooled
         pipe.process_item(_item("http://h/during-2"))  # one quick try, spooled
-        assert Spool(tmp_path / "spool").pending() == 2
+        assert Spool(tmp_path / "spool", pg_restartable).pending() == 2
     finally:
         pg_start()
     pipe.process_item(_item("http://h/after"))  # replays the spool first
@@ -97,7 +98,7 @@ def test_database_outage_spools_and_replays(pg_restartable: str, tmp_path: Path)
     stats = crawler.stats.get_stats()
     assert stats["sitesift/spool/spooled"] == 2 and stats["sitesift/spool/replayed"] == 2
     assert stats["sitesift/store/retries"] >= 2
-    assert Spool(tmp_path / "spool").pending() == 0
+    assert Spool(tmp_path / "spool", pg_restartable).pending() == 0
     engine = connect(pg_restartable)
     with engine.connect() as conn:
         urls = set(conn.execute(select(pages.c.url)).scalars())
@@ -129,7 +130,7 @@ def test_a_run_end_the_database_missed_is_recorded_by_the_next_run(
         pipe.spider_closed(crawler.spider, "finished")
     finally:
         pg_start()
-    assert Spool(tmp_path / "spool").pending() == 1
+    assert Spool(tmp_path / "spool", pg_restartable).pending() == 1
     second = _opened(settings)  # replays the item and the run's end
     second.close_spider()
     engine = connect(pg_restartable)
@@ -140,23 +141,56 @@ def test_a_run_end_the_database_missed_is_recorded_by_the_next_run(
     assert urls == {"http://h/1"}
     assert runs[0].finished_at is not None and runs[0].finish_reason == "finished"
     assert runs[0].counts["sitesift/spool/spooled"] == 1
-    assert not list((tmp_path / "spool").iterdir())
+    left = [p.name for p in (tmp_path / "spool").rglob("*") if p.is_file()]
+    assert left == ["database.txt"]  # the folder names its database, nothing waits
 
 
 def test_spool_left_by_a_dead_run_is_replayed_next_time(tmp_path: Path) -> None:
     from pipelines.store import item_record
 
-    spool = Spool(tmp_path / "spool")
-    spool.write([item_record(_item("http://h/spooled"))])
-    (tmp_path / "spool" / "spool-x.jsonl.part").write_text('{"torn": ')  # a killed write
     url = f"sqlite:///{tmp_path / 's.db'}"
-    pipe = _opened({"SITESIFT_DB": url, "SITESIFT_SPOOL_DIR": str(spool.directory)})
+    spool = Spool(tmp_path / "spool", url)
+    spool.write([item_record(_item("http://h/spooled"))])
+    (spool.directory / "spool-x.jsonl.part").write_text('{"torn": ')  # a killed write
+    pipe = _opened({"SITESIFT_DB": url, "SITESIFT_SPOOL_DIR": str(spool.root)})
     pipe.close_spider()
     engine = connect(url)
     with engine.connect() as conn:
         assert set(conn.execute(select(pages.c.url)).scalars()) == {"http://h/spooled"}
     engine.dispose()
     assert spool.pending() == 0
+
+
+def test_a_spool_is_replayed_only_into_its_own_database(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Crawls into two databases from one folder share the spool root: what
+    was spooled for one waits for it, and a crawl into the other says so
+    and leaves it (a run end kept for run 1 of one must not end run 1 of
+    the other either)."""
+    from pipelines.store import item_record
+
+    def run_ends(url: str) -> list[str | None]:
+        engine = connect(url)
+        with engine.connect() as conn:
+            ends = list(conn.execute(select(crawl_runs.c.finish_reason).order_by(crawl_runs.c.id)))
+        engine.dispose()
+        return [end for (end,) in ends]
+
+    first, second = (f"sqlite:///{tmp_path / name}" for name in ("first.db", "second.db"))
+    spool = Spool(tmp_path / "spool", first)
+    _opened({"SITESIFT_DB": first, "SITESIFT_SPOOL_DIR": str(spool.root)}).close_spider()
+    spool.write([item_record(_item("http://h/for-first"))])  # run 1 of first ends unrecorded
+    spool.keep_run_end(1, {"finish_reason": "finished"})
+    with caplog.at_level(logging.WARNING, logger="pipelines.store"):
+        _opened({"SITESIFT_DB": second, "SITESIFT_SPOOL_DIR": str(spool.root)}).close_spider()
+    assert f"1 spooled item(s) in {spool.directory} wait for {spool.database}" in caplog.text
+    assert _stored_pages(second) == {} and run_ends(second) == [None]
+    assert spool.pending() == 1 and len(list(spool.run_ends())) == 1
+    _opened({"SITESIFT_DB": first, "SITESIFT_SPOOL_DIR": str(spool.root)}).close_spider()
+    assert set(_stored_pages(first)) == {"http://h/for-first"}
+    assert run_ends(first) == ["finished", None]
+    assert spool.pending() == 0 and not list(spool.run_ends())
 
 
 # -- data the database refuses ----------------------------------------------------
@@ -192,7 +226,7 @@ def test_an_item_the_database_refuses_costs_only_itself(db_url: str, tmp_path: P
     rows = _stored_pages(db_url)
     assert set(rows) == {"http://h/odd", "http://h/ok", "http://h/next"}
     assert rows["http://h/odd"].title == "ab" and len(rows["http://h/odd"].etag) == 255
-    spool = Spool(tmp_path / "spool")
+    spool = Spool(tmp_path / "spool", db_url)
     assert spool.pending() == 0  # nothing spooled: the database was there all along
     (entry,) = [json.loads(line) for line in (spool.directory / REJECTED).read_text().splitlines()]
     assert entry["record"]["url"] == "http://h/bad" and entry["reason"]
@@ -205,15 +239,15 @@ def test_a_spooled_item_the_database_refuses_does_not_block_the_spool(tmp_path: 
 
     bad = _item("http://h/bad")
     bad.depth = 2**70
-    spool = Spool(tmp_path / "spool")
-    spool.write([item_record(bad), item_record(_item("http://h/good"))])
     url = f"sqlite:///{tmp_path / 's.db'}"
-    pipe = _refusing_pipeline(url, spool.directory)
+    spool = Spool(tmp_path / "spool", url)
+    spool.write([item_record(bad), item_record(_item("http://h/good"))])
+    pipe = _refusing_pipeline(url, spool.root)
     pipe.close_spider()
     assert set(_stored_pages(url)) == {"http://h/good"}
     assert spool.pending() == 0
     assert '"http://h/bad"' in (spool.directory / REJECTED).read_text()
-    command = ["status", "--db", url, "--spool-dir", str(spool.directory)]
+    command = ["status", "--db", url, "--spool-dir", str(spool.root)]
     status = subprocess.run([sys.executable, "-m", "crawler.cli", *command],
                             capture_output=True, text=True, timeout=120, check=True)  # fmt: skip
     assert "rejected: 1 item(s) the database refused" in status.stdout
