@@ -16,6 +16,7 @@ database never replays what another crawl spooled for another.
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import hashlib
 import json
 import os
@@ -125,9 +126,28 @@ class Spool:
     def batches(self) -> Iterator[tuple[Path, list[dict[str, Any]]]]:
         """Each spooled batch, oldest first; call :meth:`done` once it is stored."""
         for path in self.files():
-            with path.open(encoding="utf-8") as fh:
-                records = [json.loads(line) for line in fh if line.strip()]
+            try:
+                with path.open(encoding="utf-8") as fh:
+                    records = [json.loads(line) for line in fh if line.strip()]
+            except FileNotFoundError:  # stored meanwhile by a crawl that did not lock
+                continue
             yield path, records
+
+    @contextlib.contextmanager
+    def locked(self) -> Iterator[None]:
+        """Hold the spool while replaying it: crawls into one database from
+        one folder (``crawl --workers``) replay it one after the other, so
+        none stores a batch the other is storing or rewrites one the other
+        has finished. The lock goes with the process that dies holding it."""
+        if not self.directory.is_dir():
+            yield  # nothing spooled: nothing to hold
+            return
+        with (self.directory / LOCK_FILE).open("a") as fh:
+            fcntl.flock(fh, fcntl.LOCK_EX)
+            try:
+                yield
+            finally:
+                fcntl.flock(fh, fcntl.LOCK_UN)
 
     @staticmethod
     def done(path: Path) -> None:
@@ -144,6 +164,7 @@ class Spool:
 REJECTED = "rejected.jsonl"
 RUN_END_PREFIX = "run-end-"
 DATABASE_FILE = "database.txt"
+LOCK_FILE = "replay.lock"
 
 
 def _folder_name(database: str) -> str:
@@ -179,7 +200,7 @@ def _line(record: dict[str, Any]) -> str:
 def _write_lines(path: Path, lines: list[str]) -> None:
     """Write a file durably and atomically: a killed process leaves a
     ``.part``, never a torn ``.jsonl``; a full disk leaves nothing."""
-    tmp = path.with_name(path.name + ".part")
+    tmp = path.with_name(f"{path.name}.{os.getpid()}.part")  # crawls may share the folder
     try:
         with tmp.open("w", encoding="utf-8") as fh:
             fh.writelines(lines)

@@ -481,22 +481,23 @@ class StorePipeline:
     def replay_spool(self) -> bool:
         """Store every spooled batch, oldest first. Raises if the database is
         away; a batch it stopped in keeps only the items not yet stored."""
-        for path, records in self.spool.batches():
-            count = len(records)
-            try:
-                self._store(records)
-            except DBAPIError:
-                if len(records) < count:
-                    self.spool.rewrite(path, records)
-                raise
-            self.spool.done(path)
-            self._inc("sitesift/spool/replayed", count)
-            logger.info("replayed %d spooled item(s) from %s", count, path.name)
-        for path, end in self.spool.run_ends():
-            run_id = end.pop("run_id")
-            self._record_run_end(run_id, end)
-            self.spool.done(path)
-            logger.info("recorded the end of run %s, kept in %s", run_id, path.name)
+        with self.spool.locked():
+            for path, records in self.spool.batches():
+                count = len(records)
+                try:
+                    self._store(records)
+                except DBAPIError:
+                    if len(records) < count:
+                        self.spool.rewrite(path, records)
+                    raise
+                self.spool.done(path)
+                self._inc("sitesift/spool/replayed", count)
+                logger.info("replayed %d spooled item(s) from %s", count, path.name)
+            for path, end in self.spool.run_ends():
+                run_id = end.pop("run_id")
+                self._record_run_end(run_id, end)
+                self.spool.done(path)
+                logger.info("recorded the end of run %s, kept in %s", run_id, path.name)
         return True
 
     def _try(self, action: Any) -> bool:  # noqa: ANN401

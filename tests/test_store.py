@@ -193,6 +193,34 @@ def test_a_spool_is_replayed_only_into_its_own_database(
     assert spool.pending() == 0 and not list(spool.run_ends())
 
 
+def test_crawls_into_one_database_replay_its_spool_one_after_the_other(tmp_path: Path) -> None:
+    """Workers of one crawl share the database's spool folder: a store
+    replays it only once no other process holds it (here another process
+    holds it for two seconds and leaves a mark before letting go)."""
+    from pipelines.store import item_record
+
+    url = f"sqlite:///{tmp_path / 's.db'}"
+    spool = Spool(tmp_path / "spool", url)
+    spool.write([item_record(_item("http://h/spooled"))])
+    mark = tmp_path / "letting-go"
+    holder = subprocess.Popen(
+        [sys.executable, "-c",
+         "import sys, time\nfrom pathlib import Path\nfrom pipelines.spool import Spool\n"
+         "with Spool(sys.argv[1], sys.argv[2]).locked():\n"
+         "    print('held', flush=True)\n    time.sleep(2)\n    Path(sys.argv[3]).touch()\n",
+         str(spool.root), url, str(mark)],
+        stdout=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    try:
+        assert holder.stdout is not None and holder.stdout.readline() == "held\n"
+        pipe = _opened({"SITESIFT_DB": url, "SITESIFT_SPOOL_DIR": str(spool.root)})
+        assert mark.exists()  # the replay waited for the other process
+    finally:
+        holder.wait(timeout=30)
+    pipe.close_spider()
+    assert set(_stored_pages(url)) == {"http://h/spooled"} and spool.pending() == 0
+
+
 # -- data the database refuses ----------------------------------------------------
 
 
