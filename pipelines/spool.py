@@ -129,7 +129,7 @@ class Spool:
             try:
                 with path.open(encoding="utf-8") as fh:
                     records = [json.loads(line) for line in fh if line.strip()]
-            except FileNotFoundError:  # stored meanwhile by a crawl that did not lock
+            except FileNotFoundError:  # replayed meanwhile by another crawl
                 continue
             yield path, records
 
@@ -139,15 +139,16 @@ class Spool:
         one folder (``crawl --workers``) replay it one after the other, so
         none stores a batch the other is storing or rewrites one the other
         has finished. The lock goes with the process that dies holding it."""
-        if not self.directory.is_dir():
-            yield  # nothing spooled: nothing to hold
+        try:
+            fh = (self.directory / LOCK_FILE).open("a")
+        except OSError:  # no folder, so nothing spooled; or one nobody can replay
+            fh = None  # (its files cannot be removed either): nothing to hold
+        if fh is None:
+            yield
             return
-        with (self.directory / LOCK_FILE).open("a") as fh:
+        with fh:  # closing it lets go
             fcntl.flock(fh, fcntl.LOCK_EX)
-            try:
-                yield
-            finally:
-                fcntl.flock(fh, fcntl.LOCK_UN)
+            yield
 
     @staticmethod
     def done(path: Path) -> None:
@@ -188,7 +189,8 @@ def _database_key(url: str) -> str:
 def _records(paths: list[Path]) -> int:
     total = 0
     for path in paths:
-        with path.open("rb") as fh:
+        # (a file gone meanwhile was replayed by another crawl)
+        with contextlib.suppress(FileNotFoundError), path.open("rb") as fh:
             total += sum(1 for line in fh if line.strip())
     return total
 
