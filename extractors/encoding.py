@@ -188,6 +188,8 @@ def detect_encoding(data: bytes) -> str | None:
     guess = _codec_name(best.encoding)
     if guess != "cp1252" and _ties_with_cp1252(matches, best):
         return "cp1252"
+    if guess in _CJK_SCRIPT:
+        guess = _most_native_cjk(matches, best, guess)
     # charset_normalizer sometimes names a sibling of a Chinese codec; keep to
     # the superset that decodes the whole page.
     narrow = {"gb2312": "gb18030", "gbk": "gb18030", "hz": "gb18030", "cp936": "gb18030",
@@ -196,6 +198,51 @@ def detect_encoding(data: bytes) -> str | None:
 
 
 _TIE = 0.01  # chaos and coherence closer than this are a tie
+
+# The script each East Asian codec's language is written in: Korean in Hangul
+# syllables; Japanese in kana and ideographs; Chinese in ideographs.
+_HANGUL = ((0xAC00, 0xD7A3),)
+_IDEOGRAPHS = ((0x3400, 0x4DBF), (0x4E00, 0x9FFF), (0xF900, 0xFAFF), (0x20000, 0x3FFFF))
+_KANA = ((0x3040, 0x30FF), (0x31F0, 0x31FF))  # not half-width: rare beside ideographs
+_JAPANESE = ("shift_jis", "cp932", "euc_jp", "euc_jis_2004", "euc_jisx0213", "shift_jis_2004",
+             "shift_jisx0213", "iso2022_jp")  # fmt: skip
+_CJK_SCRIPT: dict[str, tuple[tuple[int, int], ...]] = {
+    **dict.fromkeys(("cp949", "euc_kr", "johab"), _HANGUL),
+    **dict.fromkeys(_JAPANESE, _KANA + _IDEOGRAPHS),
+    **dict.fromkeys(("gb18030", "big5hkscs"), _IDEOGRAPHS),
+}
+# Those browsers decode (the Japanese 2004 codecs extend theirs).
+_WEB_CJK = (_WEB_CODECS & set(_CJK_SCRIPT)) | {"euc_jis_2004", "euc_jisx0213", "shift_jis_2004",
+                                               "shift_jisx0213"}  # fmt: skip
+# Short pages: chaos this close among East Asian readings is no evidence.
+_CJK_TIE = 0.05
+
+
+def _most_native_cjk(matches: CharsetMatches, best: CharsetMatch, guess: str) -> str:
+    """Among East Asian codecs that read the bytes about as well, the one
+    whose reading is written in its own language's script, then one that
+    browsers decode. Korean, Japanese and Chinese double-byte codecs share
+    byte ranges, so a short page decodes without error in several, and the
+    detector then names the first: a GBK "你好，世界" became Korean "콱봤，各썹"
+    (Hangul mixed with stray ideographs, which Korean is not written in), a
+    short Big5 page Johab, a Korean codec no browser knows."""
+    readings = [(codec, str(m)[:20_000]) for m in matches
+                if m.chaos <= best.chaos + _CJK_TIE
+                and (codec := _codec_name(m.encoding) or "") in _CJK_SCRIPT]  # fmt: skip
+    if len(readings) < 2:
+        return guess
+    ranked = [(round(_script_share(text, _CJK_SCRIPT[codec]), 2), codec in _WEB_CJK, -i, codec)
+              for i, (codec, text) in enumerate(readings)]  # fmt: skip
+    return max(ranked)[3]
+
+
+def _script_share(text: str, ranges: tuple[tuple[int, int], ...]) -> float:
+    """Share of the non-ASCII letters of ``text`` in these code point ranges."""
+    letters = [ord(c) for c in text if not c.isascii() and c.isalpha()]
+    if not letters:
+        return 0.0
+    inside = sum(1 for c in letters if any(lo <= c <= hi for lo, hi in ranges))
+    return inside / len(letters)
 
 
 def _ties_with_cp1252(matches: CharsetMatches, best: CharsetMatch) -> bool:

@@ -43,6 +43,23 @@ def test_decodes_without_mojibake(
     assert text in decoded, (encoding, decoded[:200])
 
 
+@pytest.mark.parametrize(
+    ("text", "codec"),
+    [
+        ("你好，世界。今天天气很好。", "gbk"),  # was read as Korean (cp949)
+        ("中華民國臺灣的經濟發展", "big5"),  # was read as Johab, which no browser decodes
+        ("東京都の天気予報によると、明日は雨が降るでしょう。", "euc_jp"),  # was Korean too
+        ("안녕하세요, 세계. 오늘 날씨가 아주 좋습니다.", "cp949"),
+        ("こんにちは、世界。今日はとても良い天気です。", "shift_jis"),
+    ],
+)
+def test_a_short_undeclared_east_asian_page_is_read_in_its_script(text: str, codec: str) -> None:
+    """A few words decode without error in several East Asian codecs; the
+    reading written in its language's own script wins."""
+    decoded, encoding = decode_html(f"<title>t</title><p>{text}</p>".encode(codec))
+    assert text in decoded, (encoding, decoded)
+
+
 def test_gbk_label_widened_to_gb18030() -> None:
     assert normalize_encoding("GB2312") == "gb18030"
     assert normalize_encoding("big5") == "big5hkscs"
