@@ -340,12 +340,13 @@ def migrate(engine: Engine) -> int:
 
 def database_key(url: str) -> str:
     """One name per database, however its URL was written: a SQLite file by
-    its absolute path, others without their password."""
+    its absolute path, others without their password or driver."""
     parsed = make_url(url)
     database = parsed.database
     if parsed.get_backend_name() == "sqlite" and database not in (None, "", ":memory:"):
         return "sqlite:///" + str(Path(database).expanduser().resolve())
-    return parsed.render_as_string(hide_password=True)
+    bare = parsed._replace(drivername=parsed.get_backend_name(), password=None)
+    return bare.render_as_string()
 
 
 def check_url(url: str) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import json
 import logging
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -191,6 +192,18 @@ def test_a_spool_is_replayed_only_into_its_own_database(
     assert set(_stored_pages(first)) == {"http://h/for-first"}
     assert run_ends(first) == ["finished", None]
     assert spool.pending() == 0 and not list(spool.run_ends())
+
+
+def test_one_database_has_one_spool_however_its_url_is_written(tmp_path: Path) -> None:
+    written = ["postgresql+psycopg://u:secret@127.0.0.1:5432/test",
+               "postgresql://u@127.0.0.1:5432/test"]  # fmt: skip
+    first, second = (Spool(tmp_path, url) for url in written)
+    assert first.directory == second.directory and "secret" not in first.database
+    assert Spool(tmp_path, "postgresql://u@127.0.0.1:5432/other").directory != first.directory
+    here = Spool(tmp_path, f"sqlite:///{tmp_path / 'x.db'}")
+    assert Spool(tmp_path, "sqlite:///" + os.path.relpath(tmp_path / "x.db")).directory == (
+        here.directory
+    )
 
 
 def test_crawls_into_one_database_replay_its_spool_one_after_the_other(tmp_path: Path) -> None:
