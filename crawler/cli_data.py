@@ -199,12 +199,13 @@ def cmd_status(args: argparse.Namespace) -> int:
 
     if args.redis:
         return _redis_status(args.redis)
-    spool = Spool(args.spool_dir or _settings().get("SITESIFT_SPOOL_DIR"), args.db or default_db())
+    root = Path(args.spool_dir or _settings().get("SITESIFT_SPOOL_DIR")).absolute()
+    spool = Spool(root, args.db or default_db())
     try:
         engine, url = open_db(args.db)
     except CLIError as exc:  # a database down is when people ask whether their items are safe
         print(f"sitesift: error: {exc}", file=sys.stderr)
-        _spool_status(spool, say_empty=True)
+        _spool_status(spool)
         return EXIT_USAGE
     try:
         with engine.connect() as conn:
@@ -223,7 +224,7 @@ def cmd_status(args: argparse.Namespace) -> int:
             jobs = list_jobs(engine)
             failures = _recent_failures(conn, args.failures) if args.failures else []
     except SQLAlchemyError:  # it opened, then failed: the spool still tells (main says why)
-        _spool_status(spool, say_empty=True)
+        _spool_status(spool)
         engine.dispose()
         raise
     print(f"database: {engine.url.render_as_string(hide_password=True)}")
@@ -254,13 +255,17 @@ def cmd_status(args: argparse.Namespace) -> int:
 
 def _run_pages(counts: dict[str, Any] | None) -> str:
     """What a finished run stored: ", 41 of 50 pages ok" (a run that fetched
-    nothing also finishes)."""
+    nothing also finishes), and how many a recrawl found unchanged (stored
+    as skipped: their content was already there)."""
     if not counts:
         return ""
     stored = {k.removeprefix("sitesift/stored/"): v for k, v in counts.items()
               if k.startswith("sitesift/stored/")}  # fmt: skip
     total = sum(v for v in stored.values() if isinstance(v, int))
-    return f", {stored.get('ok', 0)} of {total} page(s) ok"
+    unchanged = counts.get("sitesift/pages/unchanged")
+    return f", {stored.get('ok', 0)} of {total} page(s) ok" + (
+        f", {unchanged} unchanged" if unchanged else ""
+    )
 
 
 def _utc(when: datetime | None) -> str:
@@ -285,9 +290,8 @@ def _recent_failures(conn: Connection, limit: int) -> list[Any]:
     return list(conn.execute(query).all())
 
 
-def _spool_status(spool: Spool, say_empty: bool = False) -> None:
-    """Print what the spool holds for the database (``say_empty``: say so
-    when it holds nothing)."""
+def _spool_status(spool: Spool) -> None:
+    """Print what the spool holds for the database, and where it looked."""
     from pipelines.spool import REJECTED
 
     pending, rejected = spool.pending(), spool.rejected()
@@ -299,7 +303,7 @@ def _spool_status(spool: Spool, say_empty: bool = False) -> None:
               f"kept in {spool.directory / REJECTED}")  # fmt: skip
     if run_ends:
         print(f"spool: {run_ends} run end(s) waiting in {spool.directory}")
-    if say_empty and not (pending or rejected or run_ends):
+    if not (pending or rejected or run_ends):
         print(f"spool: nothing waiting in {spool.directory}")
     for folder, database, waiting in spool.elsewhere():
         print(f"spool: {waiting} item(s) waiting in {folder} for {database}")
@@ -489,7 +493,8 @@ def add_data_commands(sub: Any) -> None:  # noqa: ANN401 - argparse's private su
     status = sub.add_parser("status", help="what the database holds")
     _db_flag(status)
     status.add_argument("--spool-dir", help="the crawls' spool folder, of the items waiting "
-                        "for the database (default: SITESIFT_SPOOL_DIR)")  # fmt: skip
+                        "for the database (default: the setting SITESIFT_SPOOL_DIR, "
+                        "./sitesift-spool: relative to where the crawl ran)")  # fmt: skip
     status.add_argument(
         "--redis", metavar="URL", help="show the distributed crawls in this Redis instead"
     )

@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
 import socket
 import subprocess
 import sys
@@ -628,6 +629,8 @@ def test_status_reads_a_crawled_database(tmp_path: Path, sites: Path) -> None:
     assert proc.returncode == 0, proc.stderr
     assert "127.0.0.1:9: 1 failed" in proc.stdout
     assert "pages not ok" not in proc.stdout
+    # where it looked for items waiting, in full
+    assert re.search(r"^spool: nothing waiting in /.+/sitesift-spool/db-\w{16}$", proc.stdout, re.M)
     listed = sitesift("status", "--db", db, "--failures", cwd=tmp_path)
     assert listed.returncode == 0, listed.stderr
     line = next(x for x in listed.stdout.splitlines() if "http://127.0.0.1:9/" in x)

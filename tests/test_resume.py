@@ -182,6 +182,9 @@ def test_recrawl_of_an_unchanged_site_reprocesses_nothing(
     assert '"sitesift/pages/unchanged"' in counts
     summary = next(line for line in proc.stderr.splitlines() if "finished (finished)" in line)
     assert f"{len(ok)} unchanged" in summary, summary  # not counted as skipped
+    status = subprocess.run([sys.executable, "-m", "crawler.cli", "status", "--db", sqlite_url(db)],
+                            capture_output=True, text=True, timeout=60)  # fmt: skip
+    assert f" 0 of {len(first)} page(s) ok, {len(ok)} unchanged" in status.stdout, status.stdout
 
 
 def test_revisit_interval_skips_fresh_pages_but_finds_new_ones(
