@@ -520,7 +520,8 @@ def add_data_commands(sub: Any) -> None:  # noqa: ANN401 - argparse's private su
     schedule = sub.add_parser("schedule", help="recurring crawls kept in the database")
     actions = schedule.add_subparsers(dest="action", metavar="ACTION", required=True)
     add = actions.add_parser("add", help="add a recurring crawl")
-    add.add_argument("name")
+    add.add_argument("name", help="the job's name: letters, digits, '.', '-' and '_' "
+                     "(its log files are named after it)")  # fmt: skip
     add.add_argument("--sites", required=True, help="the site list file")
     when = add.add_mutually_exclusive_group(required=True)
     when.add_argument("--cron", help="a cron expression, e.g. '0 */6 * * *' (UTC)")

@@ -88,7 +88,15 @@ class Job:
 
     @property
     def when(self) -> str:
-        return f"cron {self.cron!r}" if self.cron else f"every {self.every_seconds:g}s"
+        return f"cron {self.cron!r}" if self.cron else f"every {_duration(self.every_seconds or 0)}"
+
+
+def _duration(seconds: float) -> str:
+    """Seconds as --every takes them, in the largest whole unit: 21600 -> 6h."""
+    for unit in ("d", "h", "m"):
+        if seconds >= _UNIT[unit] and seconds % _UNIT[unit] == 0:
+            return f"{seconds / _UNIT[unit]:g}{unit}"
+    return f"{seconds:g}s"
 
 
 # -- the job store ------------------------------------------------------------------
@@ -104,14 +112,18 @@ def add_job(
     crawl_args: list[str] | None = None,
 ) -> Job:
     name = name.strip()
-    if not name or not name.isprintable():
-        raise ScheduleError("a job needs a name: letters, digits, '-' and the like")
+    if not name:
+        raise ScheduleError("a job needs a name: letters, digits, '.', '-' and '_'")
+    if _UNSAFE.search(name):
+        raise ScheduleError(f"job name {name!r}: use only letters, digits, '.', '-' and '_'")
     if bool(cron) == bool(every):
         raise ScheduleError("give exactly one of --cron or --every")
     if cron and not croniter.is_valid(cron):
         raise ScheduleError(f"not a cron expression: {cron!r} (e.g. '0 */6 * * *')")
     seconds = parse_every(every) if every else None
     path = Path(sites_file).expanduser().resolve()
+    if path.is_dir():
+        raise ScheduleError(f"site list {sites_file} is a folder; give the file of sites")
     if not path.is_file():
         raise ScheduleError(f"site list {sites_file} does not exist")
     now = utcnow()

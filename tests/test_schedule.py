@@ -48,6 +48,14 @@ def test_durations_and_cron_are_checked(tmp_path: Path) -> None:
         add_job(engine, "a", str(sites), cron="0 * * * *", every="1h")
     with pytest.raises(ScheduleError, match="does not exist"):
         add_job(engine, "a", str(tmp_path / "none.txt"), every="1h")
+    with pytest.raises(ScheduleError, match="is a folder"):
+        add_job(engine, "a", str(tmp_path), every="1h")
+    with pytest.raises(ScheduleError, match="only letters, digits"):
+        add_job(engine, "a b/c", str(sites), every="1h")  # its log file is named after it
+    for name, every, shown in (("新闻-daily.v2", "90m", "90m"), ("six", "21600", "6h"),
+                               ("odd", "1.5h", "90m"), ("quick", "45", "45s")):  # fmt: skip
+        assert add_job(engine, name, str(sites), every=every).when == f"every {shown}"
+        remove_job(engine, name)
     job = add_job(engine, "a", str(sites), cron="0 */6 * * *")
     assert job.next_run_at.hour % 6 == 0 and job.next_run_at.minute == 0
     with pytest.raises(ScheduleError, match="exists"):
@@ -152,7 +160,7 @@ def test_schedule_list_run_now_and_remove(tmp_path: Path) -> None:
         assert listed.returncode == 0, listed.stderr
         lines = listed.stdout.splitlines()
         assert [line.split("\t")[0] for line in lines] == ["hourly", "nightly"]
-        assert "every 3600s" in lines[0] and "cron '0 3 * * *'" in lines[1]
+        assert "every 1h" in lines[0] and "cron '0 3 * * *'" in lines[1]
         assert all(str(sites) in line and "\ton\t" in line for line in lines)
 
         run = sitesift("schedule", "run-now", "hourly", "--db", db, timeout=180)
