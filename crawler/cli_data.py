@@ -143,20 +143,25 @@ def cmd_export(args: argparse.Namespace) -> int:
     except BrokenPipeError:
         if not to_stdout:
             raise
-        if not args.quiet:
-            print(file=sys.stderr)  # end the progress line
+        _end_line(shown)
         return reader_left()
     except OSError as exc:
-        if not args.quiet:
-            print(file=sys.stderr)  # end the progress line
+        _end_line(shown)
         raise _cli_error(f"cannot write {args.output}: {exc.strerror or exc}") from None
     finally:
         engine.dispose()
     if not args.quiet:
-        print(f"\nwrote {count} article(s) to {args.output} ({fmt})", file=sys.stderr)
+        _end_line(shown)
+        print(f"wrote {count} article(s) to {args.output} ({fmt})", file=sys.stderr)
         if not count and flt.sites:
             _say_sites_stored(args.db, flt.sites)
     return EXIT_OK
+
+
+def _end_line(progress_shown: bool) -> None:
+    """End the progress line, if one was shown, before the next message."""
+    if progress_shown:
+        print(file=sys.stderr)
 
 
 def _say_sites_stored(db: str | None, asked: tuple[str, ...]) -> None:

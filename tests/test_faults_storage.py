@@ -169,6 +169,7 @@ def test_export_into_a_read_only_folder(db: Path, tmp_path: Path, fmt: str) -> N
     with read_only(out):
         proc = sitesift("export", "--db", f"sqlite:///{db}", "--format", fmt, "-o", str(target))
     assert_one_line_error(proc, "cannot write", str(target))
+    assert proc.stderr.startswith("sitesift: error:")  # no blank line of progress first
     assert list(out.iterdir()) == []
     assert content(db) == before
 
