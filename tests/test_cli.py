@@ -621,6 +621,13 @@ def test_reading_commands_leave_a_foreign_database_alone(
     assert not (tmp_path / "none.db").exists()
 
 
+def test_resume_with_nothing_to_resume_says_so(tmp_path: Path, sites: Path) -> None:
+    db = f"sqlite:///{tmp_path / 'x.db'}"
+    proc = sitesift("crawl", str(sites), "--db", db, "--resume", "-s", "RETRY_TIMES=0")
+    assert "Traceback" not in proc.stderr and "resuming runs" not in proc.stderr, proc.stderr
+    assert f"no page of an interrupted crawl of {sites} stored; crawling anew" in proc.stderr
+
+
 def test_status_reads_a_crawled_database(tmp_path: Path, sites: Path) -> None:
     db = f"sqlite:///{tmp_path / 'x.db'}"
     crawl = sitesift("crawl", str(sites), "--db", db, "-s", "RETRY_TIMES=0")

@@ -304,8 +304,11 @@ class SiteSpider(Spider):
         done = {url for url, page in self.known.items() if page.run_id in runs}
         self.resumed_runs = sorted({self.known[url].run_id for url in done})  # type: ignore[misc]
         self.crawler.stats.set_value("sitesift/resume/done_pages", len(done))
-        if runs:
+        if done:
             logger.info("resuming runs %s: %d page(s) already stored", self.resumed_runs, len(done))
+        else:
+            logger.info("--resume: no page of an interrupted crawl of %s stored; crawling anew",
+                        self.sites_file)  # fmt: skip
         return done
 
     def _not_due(self) -> set[str]:
