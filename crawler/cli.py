@@ -141,7 +141,11 @@ def cmd_crawl(args: argparse.Namespace) -> int:
                 overwrite_output=args.overwrite_output or [],
             )
         except Exception as exc:  # scrapy raises UsageError for unknown formats
-            raise CLIError(str(exc)) from None
+            if "Unrecognized output format" not in str(exc):
+                raise CLIError(str(exc)) from None
+            endings = ", .".join(sorted(settings.getwithbase("FEED_EXPORTERS")))
+            raise CLIError(f"{' '.join(outputs)}: unknown feed format; name a file ending in "
+                           f".{endings} (or FILE:FORMAT)") from None  # fmt: skip
     if args.workers or args.redis:
         redis_url = args.redis or settings.get("SITESIFT_WORKERS_REDIS")
         if args.workers:

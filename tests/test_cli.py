@@ -194,6 +194,7 @@ def test_feed_onto_a_folder(tmp_path: Path, sites: Path) -> None:
         # workers' feeds are joined into one file: only JSON lines join
         (["--workers", "2", "-O", "out.csv"], "out.csv is csv (name it .jsonl"),
         (["--workers", "2", "--output=-:jsonl"], "--workers writes feeds to local files"),
+        (["-O", "out.weird"], "out.weird: unknown feed format; name a file ending in .csv,"),
     ],
 )
 def test_bad_crawl_options(sites: Path, args: list[str], words: str) -> None:
