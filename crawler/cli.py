@@ -409,6 +409,8 @@ def cmd_extract(args: argparse.Namespace) -> int:
     if args.method == "layout" and not args.reference:
         print("sitesift: --method layout without --reference has no template to remove:"
               " only its link rules apply", file=sys.stderr)  # fmt: skip
+    if not args.file.strip():
+        raise CLIError("no page given: name an HTML file, an http(s) URL, or - for stdin")
     url, content_type = args.url, None
     scheme = re.match(r"([a-z][a-z0-9+.-]*)://", args.file, re.I)
     is_url = bool(scheme) and scheme.group(1).lower() in ("http", "https")

@@ -229,6 +229,7 @@ def test_missing_reference_page(tmp_path: Path) -> None:
         assert_clean_error(proc, "cannot read reference")
     proc = sitesift("extract", str(page), "--method", "justext", "--reference", str(page))
     assert_clean_error(proc, "--reference is for --method layout or auto")
+    assert_clean_error(sitesift("extract", ""), "no page given: name an HTML file")
 
 
 def test_extract_method_names_ignore_case_and_layout_alone_says_what_it_lacks(
