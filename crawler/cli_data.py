@@ -90,9 +90,17 @@ def _date(text: str | None, flag: str) -> datetime | None:
 def _site_key(text: str) -> str:
     """A site as stored (``host_of``: host[:port]), also from the start URL a
     site list holds."""
+    from urllib.parse import urlsplit
+
     from crawler.urls import host_of
 
-    return host_of(text) if "://" in text else text.strip().lower().rstrip("/")
+    if "://" not in text:
+        return text.strip().lower().rstrip("/")
+    site = host_of(text)
+    if urlsplit(text.strip()).path.strip("/"):
+        print(f"sitesift: --site {text} means all of {site}: a site is a whole host",
+              file=sys.stderr)  # fmt: skip
+    return site
 
 
 def cmd_export(args: argparse.Namespace) -> int:

@@ -229,3 +229,12 @@ def test_an_export_of_nothing_names_the_sites_meant(filled: str, tmp_path: Path)
     assert proc.returncode == 0, proc.stderr
     assert "wrote 0 article(s)" in proc.stderr and out.is_dir()
     assert "no stored article of zh.test:8001; did you mean zh.test?" in proc.stderr
+
+
+def test_a_site_given_with_a_path_is_the_whole_host(filled: str, tmp_path: Path) -> None:
+    out = tmp_path / "zh.jsonl"
+    proc = _export("--db", filled, "-o", str(out), "--site", "http://zh.test/world/")
+    assert proc.returncode == 0, proc.stderr
+    note = "--site http://zh.test/world/ means all of zh.test: a site is a whole host"
+    assert note in proc.stderr
+    assert [json.loads(line)["site"] for line in out.read_text("utf-8").splitlines()] == ["zh.test"]
