@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 from typing import IO, Any
+from urllib.parse import unquote, urlsplit
 
 from sqlalchemy import Connection, Engine, Select, and_, func, or_, select
 
@@ -33,6 +34,8 @@ FIELDS = (
 )  # fmt: skip
 _BATCH = 500
 _UNSAFE = re.compile(r"[^\w.-]+", re.UNICODE)
+_EXTENSION = re.compile(r"\.[A-Za-z0-9]{1,5}$")
+MAX_SLUG = 60  # characters of a Markdown file's readable part (CJK: 3 bytes each)
 
 
 @dataclass(frozen=True)
@@ -136,10 +139,14 @@ def write_csv(records: Iterator[dict[str, Any]], out: IO[str]) -> Iterator[None]
 
 
 def markdown_path(root: Path, record: dict[str, Any]) -> Path:
-    """``<site>/<hash of the URL>.md``: stable, unique, safe on every OS."""
+    """``<site>/<last URL segment>-<hash of the URL>.md``: readable, and
+    stable, unique and safe on every OS (the segment is sanitised and cut,
+    the hash tells pages of one name apart)."""
     site = _UNSAFE.sub("_", record["site"] or "unknown").strip("._") or "unknown"
     digest = hashlib.sha256(record["url"].encode("utf-8")).hexdigest()[:16]
-    return root / site / f"{digest}.md"
+    segment = unquote(urlsplit(record["url"]).path).rstrip("/").rpartition("/")[2]
+    slug = _UNSAFE.sub("-", _EXTENSION.sub("", segment))[:MAX_SLUG].strip("._-")
+    return root / site / (f"{slug}-{digest}.md" if slug else f"{digest}.md")
 
 
 def markdown_document(record: dict[str, Any]) -> str:

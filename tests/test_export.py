@@ -238,3 +238,19 @@ def test_a_site_given_with_a_path_is_the_whole_host(filled: str, tmp_path: Path)
     note = "--site http://zh.test/world/ means all of zh.test: a site is a whole host"
     assert note in proc.stderr
     assert [json.loads(line)["site"] for line in out.read_text("utf-8").splitlines()] == ["zh.test"]
+
+
+def test_markdown_file_names_are_readable_and_safe(tmp_path: Path) -> None:
+    def name(url: str) -> str:
+        path = markdown_path(tmp_path, {"site": "a.test", "url": url})
+        assert path.parent == tmp_path / "a.test"  # never outside the site's folder
+        return path.name.rsplit("-", 1)[0] if "-" in path.name else ""
+
+    assert name("http://a.test/2024/05/bike-lanes.html") == "bike-lanes"
+    assert name("http://a.test/news/%E5%9C%B0%E9%93%81.html") == "地铁"
+    assert name("http://a.test/") == "" and name("http://a.test/../..") == ""
+    assert name("http://a.test/x/..%2F..%2Fetc%2Fpasswd") == "passwd"
+    assert name("http://a.test/v1.2/read%20me.html") == "read-me"
+    assert len(name("http://a.test/" + "long-" * 100)) <= 60
+    urls = ("http://a.test/a/page.html", "http://a.test/b/page.html")
+    assert len({markdown_path(tmp_path, {"site": "a.test", "url": u}) for u in urls}) == 2
