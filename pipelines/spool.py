@@ -121,7 +121,10 @@ class Spool:
         if not self.directory.is_dir():
             return
         for path in sorted(self.directory.glob(f"{RUN_END_PREFIX}*.json")):
-            yield path, json.loads(path.read_text(encoding="utf-8"))
+            try:
+                yield path, json.loads(path.read_text(encoding="utf-8"))
+            except FileNotFoundError:  # recorded meanwhile by another crawl
+                continue
 
     def batches(self) -> Iterator[tuple[Path, list[dict[str, Any]]]]:
         """Each spooled batch, oldest first; call :meth:`done` once it is stored."""
