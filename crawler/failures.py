@@ -31,7 +31,12 @@ from twisted.web.client import ResponseFailed, ResponseNeverReceived
 
 from crawler.items import Outcome
 from crawler.middlewares.destinations import ForbiddenDestination
-from crawler.middlewares.redirects import OffsiteRedirect, RedirectLoop, TooManyRedirects
+from crawler.middlewares.redirects import (
+    OffsiteRedirect,
+    RedirectLoop,
+    RedirectToKnown,
+    TooManyRedirects,
+)
 from crawler.resolver import refusal
 
 MAX_REASON = 500
@@ -91,6 +96,8 @@ def describe_failure(failure: Failure, settings: BaseSettings) -> tuple[Outcome,
         outcome, reason = Outcome.SKIPPED, message
     elif isinstance(exc, OffsiteRedirect):
         outcome, reason = Outcome.OFFSITE, message
+    elif isinstance(exc, RedirectToKnown):
+        outcome, reason = Outcome.SKIPPED, message
     elif isinstance(exc, RedirectLoop | TooManyRedirects):
         reason = message
     elif isinstance(exc, IgnoreRequest) and "robots.txt" in message:

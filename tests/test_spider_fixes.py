@@ -138,6 +138,42 @@ def test_a_redirected_page_counts_once_against_the_cap(tmp_path: Path) -> None:
     assert sum(1 for row in rows.values() if "/new/" in (row["final_url"] or "")) == 4
 
 
+def test_a_redirect_to_a_page_the_crawl_has_does_not_fetch_it_again(tmp_path: Path) -> None:
+    """The home page links /a.html and /redir (302 to /a.html), /c.html and
+    /refresh (a meta refresh to /c.html), and /moved (301 to /new.html, linked
+    by nothing else until /new.html itself is read): every page is fetched
+    once; a redirect to a page the crawl has is recorded as such."""
+    requested: list[str] = []
+
+    def site(path: str) -> str | tuple[int, str] | None:
+        requested.append(path)
+        refresh = '<meta http-equiv="refresh" content="0; url=/c.html">'
+        pages = {
+            "/": _html("Home", _links(["/a.html", "/redir", "/c.html", "/refresh", "/moved"])),
+            "/refresh": _html("Moved", "", head=refresh),
+            "/new.html": _html("New", _links(["/a.html", "/new.html"])),
+        }
+        if path in ("/a.html", "/c.html"):
+            return _html(path, "<p>Harbour news.</p>")
+        return {"/redir": (302, "/a.html"), "/moved": (301, "/new.html")}.get(path) or pages.get(
+            path
+        )
+
+    with serving(site) as base:
+        rows, _ = _crawl(tmp_path, f"{base} depth=3\n")
+    fetched = Counter(requested)
+    assert all(fetched[p] == 1 for p in ("/a.html", "/c.html", "/new.html", "/redir")), fetched
+    for asked, target in (("/redir", "/a.html"), ("/refresh", "/c.html")):
+        row = rows[base.rstrip("/") + asked]
+        assert row["outcome"] == "skipped", dict(row)
+        assert (
+            row["reason"] == f"redirects to {base.rstrip('/')}{target}, a page fetched on its own"
+        )
+    moved = rows[f"{base}moved"]
+    assert moved["outcome"] == "ok" and moved["final_url"] == f"{base}new.html"
+    assert f"{base}new.html" not in rows  # one page: its first URL and its target
+
+
 # -- 3. a stray NUL byte is not binary content --------------------------------------------
 
 

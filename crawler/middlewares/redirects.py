@@ -8,7 +8,9 @@ as a redirect loop, the other hops skip the duplicate filter (the chain is
 bounded by ``REDIRECT_MAX_TIMES``), and running out of hops says so plainly.
 A hop the spider would not follow (``spider.follows_redirect``: a page's
 redirect out of its site's scope) fails the request as an offsite redirect
-before the target, dead or alive, is ever contacted.
+before the target, dead or alive, is ever contacted; a hop to a page the
+crawl has already (``spider.claims_redirect_target``: linked directly, or
+another redirect's target) is recorded as such, not fetched a second time.
 Both the HTTP 3xx and the ``<meta http-equiv=refresh>`` middlewares get this.
 """
 
@@ -32,6 +34,10 @@ class TooManyRedirects(IgnoreRequest):
 
 class OffsiteRedirect(IgnoreRequest):
     """A redirect out of the site's scope: recorded, not followed."""
+
+
+class RedirectToKnown(IgnoreRequest):
+    """A redirect to a page the crawl fetches anyway: recorded, not followed."""
 
 
 def _key(url: str) -> str:
@@ -60,6 +66,9 @@ class _ChainGuard:
             follows = getattr(self.crawler.spider, "follows_redirect", None)
             if follows is not None and not follows(request, result.url):
                 raise OffsiteRedirect(f"redirected out of scope to {result.url}")
+            claims = getattr(self.crawler.spider, "claims_redirect_target", None)
+            if claims is not None and not claims(request, result.url):
+                raise RedirectToKnown(f"redirects to {result.url}, a page fetched on its own")
             result.dont_filter = True
         return result
 

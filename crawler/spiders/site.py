@@ -496,6 +496,24 @@ class SiteSpider(Spider):
         final = canonicalize_url(url)
         return final is not None and spec.in_scope(final)
 
+    def claims_redirect_target(self, request: Request, url: str) -> bool:
+        """Whether a page's redirect may fetch ``url``: not when the crawl
+        has it already (linked directly, or another redirect's target),
+        which would fetch and store it twice. Otherwise the hop claims it, so
+        a link to it found later is not fetched again. A page taken over from
+        a dead worker follows past the claims (the dead worker's hop may
+        never have been stored)."""
+        spec = self.by_host.get(request.meta.get(SITE, ""))
+        final = canonicalize_url(url)
+        if spec is None or request.callback != self.parse or final is None:
+            return True
+        if request.meta.get(RECOVERED):
+            return True
+        if final in self.seen[spec.host]:
+            return False
+        self.seen[spec.host].add(final)  # seen, not a second page against the cap
+        return self.shared is None or self.shared.add_seen(spec.host, final)
+
     def _item(self, response: Response, spec: SiteSpec) -> PageItem:
         headers = response.headers
 
