@@ -506,8 +506,8 @@ def add_data_commands(sub: Any) -> None:  # noqa: ANN401 - argparse's private su
     status = sub.add_parser("status", help="what the database holds")
     _db_flag(status)
     status.add_argument("--spool-dir", help="the crawls' spool folder, of the items waiting "
-                        "for the database (default: the setting SITESIFT_SPOOL_DIR, "
-                        "./sitesift-spool: relative to where the crawl ran)")  # fmt: skip
+                        "for the database (default: the setting SITESIFT_SPOOL_DIR: "
+                        "~/.local/state/sitesift/spool, or under $XDG_STATE_HOME)")  # fmt: skip
     status.add_argument(
         "--redis", metavar="URL", help="show the distributed crawls in this Redis instead"
     )

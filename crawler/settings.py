@@ -149,7 +149,13 @@ SITESIFT_EXTRACT_THREADS = 1
 # 4x... seconds, then spooled as JSONL under SPOOL_DIR and replayed later.
 SITESIFT_STORE_RETRIES = 4
 SITESIFT_STORE_BACKOFF = 0.5
-SITESIFT_SPOOL_DIR = "sitesift-spool"
+# One folder per user, found whatever folder a crawl, a resume or `status`
+# runs from (each database has its own folder in it).
+SITESIFT_SPOOL_DIR = os.path.join(
+    os.environ.get("XDG_STATE_HOME") or os.path.join(os.path.expanduser("~"), ".local", "state"),
+    "sitesift",
+    "spool",
+)
 SITESIFT_STORE_CLOSE_WAIT = 30.0  # seconds a finished crawl waits for the database
 # Near-duplicate: estimated Jaccard of 3-shingles (words / CJK characters).
 SITESIFT_DEDUP_ENABLED = True

@@ -18,6 +18,7 @@ Items that are not good pages are dropped here, after storing, so that feeds
 
 from __future__ import annotations
 
+import atexit
 import logging
 import os
 import sys
@@ -40,12 +41,13 @@ from twisted.internet.task import LoopingCall
 
 from crawler.items import Outcome, PageItem, pages_stored
 from crawler.screenshots import ScreenshotStore
+from crawler.settings import SITESIFT_SPOOL_DIR as DEFAULT_SPOOL_DIR
 
 from .history import interrupted_runs
 from .parts import join_parts
 from .schema import connect, crawl_runs, dialect_insert, error_line, sites, utcnow
 from .spool import Spool
-from .writer import RevisitParams, write_batch
+from .writer import FETCHED_BY, RevisitParams, write_batch
 
 logger = logging.getLogger(__name__)
 
@@ -59,7 +61,7 @@ class StoreConfig:
     # covers a PostgreSQL restart (1-3 s here) without stalling a crawl long.
     retries: int = 4
     backoff: float = 0.5
-    spool_dir: str = "sitesift-spool"
+    spool_dir: str = DEFAULT_SPOOL_DIR
     # How long a finished crawl waits for an absent database before leaving
     # its items in the spool for the next run.
     close_wait: float = 30.0
@@ -73,7 +75,7 @@ class StoreConfig:
             flush_seconds=s.getfloat("SITESIFT_STORE_FLUSH_SECONDS", 2.0),
             retries=s.getint("SITESIFT_STORE_RETRIES", 4),
             backoff=s.getfloat("SITESIFT_STORE_BACKOFF", 0.5),
-            spool_dir=s.get("SITESIFT_SPOOL_DIR") or "sitesift-spool",
+            spool_dir=s.get("SITESIFT_SPOOL_DIR") or DEFAULT_SPOOL_DIR,
             close_wait=s.getfloat("SITESIFT_STORE_CLOSE_WAIT", 30.0),
             revisit=RevisitParams.from_settings(s),
         )
@@ -191,12 +193,32 @@ class StorePipeline:
         if _reactor_running():
             self._home = threading.current_thread()
             self._writer = ThreadPoolExecutor(1, thread_name_prefix="sitesift-store")
+            atexit.register(self._spool_at_exit)
         if self.config.flush_seconds > 0:
             self._timer = LoopingCall(self._flush_if_due)
             self._timer.start(self.config.flush_seconds, now=False)
 
+    def _spool_at_exit(self) -> None:
+        """A forced stop (a second Ctrl-C) ends the process without
+        close_spider: the items still buffered go to the spool, which the
+        next crawl replays, instead of being lost."""
+        records, self.buffer = self.buffer, []
+        if not records:
+            return
+        for record in records:
+            record[FETCHED_BY] = self.run_id
+        try:
+            path = self.spool.write(records)
+        except OSError as exc:
+            print(f"sitesift: {len(records)} item(s) not stored: cannot spool them ({exc})",
+                  file=sys.stderr)  # fmt: skip
+            return
+        print(f"sitesift: stopped before storing {len(records)} item(s): spooled to {path}; "
+              "the next crawl stores them", file=sys.stderr)  # fmt: skip
+
     def close_spider(self, spider: Spider | None = None) -> None:
         spider = spider or getattr(self.crawler, "spider", None)
+        atexit.unregister(self._spool_at_exit)
         if self._timer is not None and self._timer.running:
             self._timer.stop()
         self.idle()

@@ -106,6 +106,12 @@ def not_modified(record: dict[str, Any]) -> bool:
     return record.get("reason") == NOT_MODIFIED
 
 
+# The run that fetched a record, when another run writes it (the spool of a
+# crawl stopped by force is stored by the next run, which must not be taken
+# for the one that fetched its pages: resume reads who stored what).
+FETCHED_BY = "fetched_by_run"
+
+
 def page_row(record: dict[str, Any], run_id: int | None) -> dict[str, Any]:
     """The ``pages`` row of an item record."""
     fetched = _when(record.get("fetched_at"))
@@ -167,7 +173,7 @@ def _write_chunk(
     urls = [r["url"] for r in records]
     previous = _stored_hashes(conn, urls)
     old_shots = _stored_screenshots(conn, urls)
-    _upsert_pages(conn, [page_row(r, run_id) for r in records])
+    _upsert_pages(conn, [page_row(r, r.get(FETCHED_BY) or run_id) for r in records])
     good = [r for r in records if r["outcome"] == str(Outcome.OK) and not not_modified(r)]
     _write_screenshots(conn, records)  # an error or blocked page's picture too
     gone = _release_screenshots(conn, old_shots)
@@ -178,7 +184,7 @@ def _write_chunk(
         text = record.get("text")
         words = text and (record.get("text_hash") or normalize_text(text))
         if words and record.get("page_type") != _LIST:
-            counts[_write_article(conn, record, run_id)] += 1
+            counts[_write_article(conn, record, record.get(FETCHED_BY) or run_id)] += 1
     _adapt_revisit(conn, records, previous, revisit)
     return counts
 

@@ -2,6 +2,17 @@
 tests/dbtools.py (kept there so a probe test outside this folder can import
 them too)."""
 
-from tests.dbtools import crawl_id, db_url, pg_restartable, redis_url
+import atexit
+import os
+import shutil
+import tempfile
+
+# The spool folder's default is per user (~/.local/state/sitesift/spool):
+# the tests' crawls, and the crawls they start, keep theirs in a folder of
+# their own, set before crawler.settings reads it.
+os.environ["XDG_STATE_HOME"] = tempfile.mkdtemp(prefix="sitesift-tests-state-")
+atexit.register(shutil.rmtree, os.environ["XDG_STATE_HOME"], ignore_errors=True)
+
+from tests.dbtools import crawl_id, db_url, pg_restartable, redis_url  # noqa: E402
 
 __all__ = ["crawl_id", "db_url", "pg_restartable", "redis_url"]

@@ -639,7 +639,8 @@ def test_status_reads_a_crawled_database(tmp_path: Path, sites: Path) -> None:
     assert "127.0.0.1:9: 1 failed" in proc.stdout
     assert "pages not ok" not in proc.stdout
     # where it looked for items waiting, in full
-    assert re.search(r"^spool: nothing waiting in /.+/sitesift-spool/db-\w{16}$", proc.stdout, re.M)
+    spool = Path(os.environ["XDG_STATE_HOME"], "sitesift", "spool")  # tests' own (conftest)
+    assert re.search(rf"^spool: nothing waiting in {spool}/db-\w{{16}}$", proc.stdout, re.M)
     listed = sitesift("status", "--db", db, "--failures", cwd=tmp_path)
     assert listed.returncode == 0, listed.stderr
     line = next(x for x in listed.stdout.splitlines() if "http://127.0.0.1:9/" in x)

@@ -449,3 +449,39 @@ def test_prune_screenshots_spares_a_folder_another_database_stores_in(
     # one database, however its URL is written
     monkeypatch.chdir(tmp_path)
     assert database_key("sqlite:///theirs.db") == database_key(theirs) != database_key(mine)
+
+
+FORCED_STOP = """
+import sys
+from twisted.internet import reactor
+from tests.test_store import _item, _opened
+
+def crawl():
+    pipe = _opened({"SITESIFT_DB": sys.argv[1], "SITESIFT_SPOOL_DIR": sys.argv[2]})
+    for n in range(3):
+        pipe.process_item(_item(f"http://h/{n}"))
+    reactor.stop()  # a second Ctrl-C: the reactor stops, close_spider never runs
+
+reactor.callWhenRunning(crawl)
+reactor.run()
+"""
+
+
+def test_a_forced_stop_spools_the_items_not_yet_stored(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    db, spool = f"sqlite:///{tmp_path / 'x.db'}", tmp_path / "spool"
+    proc = subprocess.run([sys.executable, "-c", FORCED_STOP, db, str(spool)],
+                          capture_output=True, text=True, timeout=60)  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    assert "stopped before storing 3 item(s): spooled to" in proc.stderr
+    assert Spool(spool, db).pending() == 3
+    pipe = _opened({"SITESIFT_DB": db, "SITESIFT_SPOOL_DIR": str(spool)})  # the next crawl
+    pipe.close_spider()
+    engine = connect(db)
+    with engine.connect() as conn:
+        stored = dict(conn.execute(select(pages.c.url, pages.c.run_id)).all())
+    engine.dispose()
+    # stored by the next run, as fetched by the stopped one (resume reads it)
+    assert stored == {f"http://h/{n}": 1 for n in range(3)}
