@@ -544,6 +544,9 @@ def build_parser(parser_class: type[argparse.ArgumentParser] = argparse.Argument
         description="Crawl every site in SITES (one start URL per line, '#' comments, "
         "optional per-site options such as 'max_pages=200 depth=4') and store every "
         "page and every failure in the database.",
+        epilog="A site's own max_pages and depth in SITES win over --max-pages and "
+        "--depth. Exit status: 0 finished; 1 stopped early (Ctrl-C, a database that "
+        "failed) or no page could be fetched; 2 bad input (site list, options, database URL).",
     )
     crawl.add_argument("sites", help="the site list file")
     crawl.add_argument("--db", help="SQLAlchemy database URL (default: sqlite:///sitesift.db)")

@@ -84,6 +84,14 @@ class Progress:
         except TypeError:  # a scheduler without __len__ (e.g. a distributed one)
             pending = 0
         done = sum(total.values())
+        engine = self.crawler.engine
+        if engine is not None and not engine.running:  # Ctrl-C: a graceful stop
+            downloader = getattr(engine, "downloader", None)
+            under_way = len(getattr(downloader, "active", ()))
+            logger.info("stopping: %d fetched; waiting for %d request(s) under way "
+                        "(one delay apart on a slow site); Ctrl-C again stops at once",
+                        done, under_way)  # fmt: skip
+            return
         logger.info(
             "progress: %d fetched (%.1f/s), %d stored, %d failed, %d queued | %s",
             done,
@@ -114,3 +122,6 @@ class Progress:
                 site,
                 ", ".join(f"{n} {k}" for k, n in sorted(counts.items())),
             )
+        if reason == "shutdown" and getattr(spider, "shared", None) is None:  # not distributed
+            logger.info("stopped early (Ctrl-C): crawl again with --resume to go on; "
+                        "the pages stored are not fetched again")  # fmt: skip

@@ -76,10 +76,14 @@ def _page_paths(web: DemoWeb, since: int) -> list[str]:
     return [f"{web.urls[s].rstrip('/')}{p}" for s, p in recent if not any(a in p for a in aux)]
 
 
-def _crawl_a_third(sites: Path, db_url: str, total: int) -> subprocess.Popen:
-    """A slow crawl, returned once it has stored a third of the ``total`` pages."""
+def _crawl_a_third(
+    sites: Path, db_url: str, total: int, log: Path | None = None
+) -> subprocess.Popen:
+    """A slow crawl, returned once it has stored a third of the ``total``
+    pages (its stderr in ``log``, when given)."""
+    err = log.open("w") if log else subprocess.DEVNULL
     child = subprocess.Popen(crawl_cmd(sites, db_url, *SLOW), stdout=subprocess.DEVNULL,
-                             stderr=subprocess.DEVNULL)  # fmt: skip
+                             stderr=err)  # fmt: skip
     deadline = time.monotonic() + 120
     while count_stored(db_url) < total // 3 and time.monotonic() < deadline:
         assert child.poll() is None, "the crawl ended before it could be interrupted"
@@ -294,7 +298,8 @@ def test_ctrl_c_ends_the_crawl_and_resume_finishes_it(
     sites = web.write_site_list(tmp_path / "sites.txt")
     db_url = sqlite_url(tmp_path / "crawl.db")
     expected = rows(full)
-    child = _crawl_a_third(sites, db_url, len(expected))
+    log = tmp_path / "crawl.log"
+    child = _crawl_a_third(sites, db_url, len(expected), log)
     for _ in range(presses):
         child.send_signal(signal.SIGINT)
         time.sleep(1)
@@ -303,6 +308,8 @@ def test_ctrl_c_ends_the_crawl_and_resume_finishes_it(
     except subprocess.TimeoutExpired:
         child.kill()
         pytest.fail(f"the crawl did not end after {presses} Ctrl-C")
+    if presses == 1:  # a graceful stop ends with its summary, and says how to go on
+        assert "stopped early (Ctrl-C): crawl again with --resume" in log.read_text()
     _resume_fetches_nothing_stored(web, sites, db_url, len(expected))
     assert set(rows(db_url)) == set(expected)
     runs = run_reasons(db_url)

@@ -118,6 +118,18 @@ def test_the_page_cap_counts_pages_not_the_feed(tmp_path: Path) -> None:
     assert not [path for path, n in Counter(requested).items() if n > 1 and path != "/robots.txt"]
 
 
+def test_a_site_lines_own_cap_wins_over_the_flag_and_the_log_says_so(tmp_path: Path) -> None:
+    def site(path: str) -> str | None:
+        return _html(path, _links([f"/p/{n}.html" for n in range(20)]))
+
+    with serving(site) as base:
+        rows, log = _crawl(tmp_path, f"{base} max_pages=5\n", "--max-pages", "3", "--depth", "4")
+    host = base.split("//")[1].rstrip("/")
+    assert len(rows) == 5
+    assert f"--max-pages 3 does not apply to the sites whose line sets max_pages: {host} (5)" in log
+    assert "--depth" not in log  # no site line sets its own depth
+
+
 def test_a_redirected_page_counts_once_against_the_cap(tmp_path: Path) -> None:
     def site(path: str) -> str | tuple[int, str] | None:
         # A chain: each moved page links the next, so the cap is checked

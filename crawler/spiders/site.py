@@ -34,6 +34,7 @@ from scrapy.crawler import Crawler
 from scrapy.downloadermiddlewares.robotstxt import RobotsTxtMiddleware
 from scrapy.exceptions import StopDownload
 from scrapy.http import Response
+from scrapy.settings import SETTINGS_PRIORITIES
 from scrapy.utils.gz import gunzip
 from scrapy.utils.misc import build_from_crawler
 from scrapy.utils.sitemap import Sitemap
@@ -141,7 +142,21 @@ class SiteSpider(Spider):
         crawler.settings.set("DOWNLOAD_SLOTS", slots, priority="spider")
         if not spider.sites:
             logger.error("the site list %s has no usable site", spider.sites_file)
+        spider._say_where_the_list_wins()
         return spider
+
+    def _say_where_the_list_wins(self) -> None:
+        """A site's own max_pages / depth in the site list win over
+        --max-pages / --depth: say so where both were given."""
+        for option, setting, flag in (("max_pages", "SITESIFT_MAX_PAGES", "--max-pages"),
+                                      ("depth", "SITESIFT_MAX_DEPTH", "--depth")):  # fmt: skip
+            if self.settings.getpriority(setting) != SETTINGS_PRIORITIES["cmdline"]:
+                continue
+            own = [f"{s.host} ({getattr(s.options, option)})" for s in self.sites
+                   if getattr(s.options, option) is not None]  # fmt: skip
+            if own:
+                logger.warning("%s %s does not apply to the sites whose line sets %s: %s", flag,
+                               self.settings.get(setting), option, ", ".join(own))  # fmt: skip
 
     # -- limits ------------------------------------------------------------------
 
