@@ -119,15 +119,20 @@ def test_the_page_cap_counts_pages_not_the_feed(tmp_path: Path) -> None:
 
 
 def test_a_site_lines_own_cap_wins_over_the_flag_and_the_log_says_so(tmp_path: Path) -> None:
-    def site(path: str) -> str | None:
+    def site(path: str) -> str | tuple[str, bytes] | None:
+        if path == "/p/0.html":
+            return "text/html", b" \n"  # a page with nothing in it
         return _html(path, _links([f"/p/{n}.html" for n in range(20)]))
 
     with serving(site) as base:
         rows, log = _crawl(tmp_path, f"{base} max_pages=5\n", "--max-pages", "3", "--depth", "4")
     host = base.split("//")[1].rstrip("/")
     assert len(rows) == 5
+    empty = rows[f"{base}p/0.html"]
+    assert (empty["outcome"], empty["reason"]) == ("skipped", "empty response (no content)")
     assert f"--max-pages 3 does not apply to the sites whose line sets max_pages: {host} (5)" in log
-    assert "--depth" not in log  # no site line sets its own depth
+    assert "--depth 4 does not apply" not in log  # no site line sets its own depth
+    assert "links not followed: 0 beyond the depth limit, " in log  # (over the cap: links seen)
 
 
 def test_a_redirected_page_counts_once_against_the_cap(tmp_path: Path) -> None:

@@ -671,6 +671,8 @@ class SiteSpider(Spider):
         """Why a response is not an HTML page, or None if it is one."""
         ctype = (content_type or "").split(";")[0].strip().lower()
         head = response.body[:SNIFF_BYTES]
+        if not head.strip() and not response.body.strip():
+            return "empty response (no content)"
         if (
             ctype
             and ctype not in _HTML_TYPES
