@@ -14,6 +14,10 @@ the client fail such a response with :class:`ResponseHeadersTooLong` instead.
 
 from __future__ import annotations
 
+import gzip
+import re
+import zlib
+
 from scrapy.exceptions import (
     CannotResolveHostError,
     DownloadCancelledError,
@@ -88,6 +92,10 @@ def tls_error(exc: BaseException) -> str | None:
     return None
 
 
+# Scrapy's size messages: "Expected to receive N bytes ...", "Received N bytes ...".
+_BYTES_SEEN = re.compile(r"[Rr]eceived? (\d+) bytes")
+
+
 def describe_failure(failure: Failure, settings: BaseSettings) -> tuple[Outcome, str]:
     """(outcome, reason) for a request whose errback got ``failure``."""
     exc, message = failure.value, failure.getErrorMessage().strip()
@@ -103,11 +111,15 @@ def describe_failure(failure: Failure, settings: BaseSettings) -> tuple[Outcome,
     elif isinstance(exc, IgnoreRequest) and "robots.txt" in message:
         outcome, reason = Outcome.ROBOTS, "disallowed by robots.txt"
     elif isinstance(exc, IgnoreRequest) and "DOWNLOAD_MAXSIZE" in message:
-        reason = f"body over DOWNLOAD_MAXSIZE once decompressed (a compression bomb): {message}"
+        reason = (f"body over DOWNLOAD_MAXSIZE ({settings.getint('DOWNLOAD_MAXSIZE')} bytes) "
+                  "once decompressed (a compression bomb)")  # fmt: skip
     elif isinstance(exc, DownloadCancelledError) and (not message or "max size" in message):
         limit = settings.getint("DOWNLOAD_MAXSIZE")
         reason = f"response over the max size (DOWNLOAD_MAXSIZE = {limit} bytes): cancelled"
-        reason += f": {message}" if message else ""
+        if size := _BYTES_SEEN.search(message):  # announced, or received so far
+            reason += f" at {size.group(1)} bytes"
+    elif isinstance(exc, gzip.BadGzipFile | zlib.error):
+        reason = f"a body sent compressed (Content-Encoding) that does not decompress: {message}"
     elif isinstance(exc, DownloadTimeoutError):
         reason = f"timeout: no complete response in {settings.getfloat('DOWNLOAD_TIMEOUT'):g} s"
     elif isinstance(exc, DownloadConnectionRefusedError):

@@ -86,6 +86,7 @@ CASES: dict[str, Case] = {
     "/huge.html": Case("failed", reason="max size"),
     "/endless.html": Case("failed", reason="max size"),
     "/bomb.html": Case("failed", reason="compression bomb"),
+    "/bad-gzip.html": Case("failed", reason="sent compressed (Content-Encoding) that does not"),
     "/binary.html": Case("skipped", reason="binary"),
     "/huge-header.html": Case("failed", reason="response headers too long"),
     # Redirects.
@@ -340,6 +341,9 @@ class HostileWeb:
             "/endless.html": self._endless,
             "/bomb.html": lambda h: h.send(
                 200, gzip_bomb(), "text/html", {"Content-Encoding": "gzip"}
+            ),  # fmt: skip
+            "/bad-gzip.html": lambda h: h.send(
+                200, _page("Not gzip", "").encode(), "text/html", {"Content-Encoding": "gzip"}
             ),  # fmt: skip
             "/slow.html": self._slow,
             "/trickle.html": self._trickle,
