@@ -411,6 +411,8 @@ def cmd_extract(args: argparse.Namespace) -> int:
               " only its link rules apply", file=sys.stderr)  # fmt: skip
     if not args.file.strip():
         raise CLIError("no page given: name an HTML file, an http(s) URL, or - for stdin")
+    if args.url and not re.match(r"https?://[^/\s]", args.url, re.I):
+        raise CLIError(f"--url takes the page's http(s) URL, got {args.url!r}")
     url, content_type = args.url, None
     scheme = re.match(r"([a-z][a-z0-9+.-]*)://", args.file, re.I)
     is_url = bool(scheme) and scheme.group(1).lower() in ("http", "https")

@@ -230,6 +230,8 @@ def test_missing_reference_page(tmp_path: Path) -> None:
     proc = sitesift("extract", str(page), "--method", "justext", "--reference", str(page))
     assert_clean_error(proc, "--reference is for --method layout or auto")
     assert_clean_error(sitesift("extract", ""), "no page given: name an HTML file")
+    proc = sitesift("extract", str(page), "--url", "notaurl")
+    assert_clean_error(proc, "--url takes the page's http(s) URL, got 'notaurl'")
 
 
 def test_extract_method_names_ignore_case_and_layout_alone_says_what_it_lacks(
