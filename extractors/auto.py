@@ -38,7 +38,15 @@ from typing import Any
 
 from .boilerplate import clean_lines
 from .classify import Classification, classify, declares_product, page_url, url_shape
-from .document import HEADING_TAGS, Document, absolute_url, as_document, marks, text_lines
+from .document import (
+    HEADING_TAGS,
+    Document,
+    absolute_url,
+    as_document,
+    marks,
+    text_lines,
+    text_pieces,
+)
 from .layout import check_reference
 from .listing import to_record
 from .markup import body_container
@@ -127,6 +135,10 @@ class Params:
     # pagetype pages no page has two (none changes); the last page of a
     # paginated list does. 0 turns it off.
     teaser_list_entries: int = 2
+    # ...and one teaser is enough on a page of a series (rel=prev/next, or a
+    # link worded so): the last page of a paginated list holds one entry.
+    # No page of the 3,189 dataset pages and 273 pagetype pages changes.
+    teaser_alone_when_paged: bool = True
     # ...or when the consensus is a line or two (under this many non-space
     # characters: a section's description) and the linked entries hold at
     # least this multiple of its text. Not tuned (the first values tried);
@@ -439,6 +451,20 @@ def _teaser_entries(node: Any, url: str | None, p: Params) -> list[Any]:
         and (heading := next(el.iter(*HEADING_TAGS), None)) is not None
         and _links_elsewhere(heading, url)
     ]
+
+
+_PAGER_WORDS = re.compile(
+    r"^(?:next|prev|previous|next page|previous page|older|newer|[«»‹›]|上一页|下一页|上页|下页)$",
+    re.I,
+)
+
+
+def _paged(doc: Document) -> bool:
+    """Whether the page is one of a series: a rel=prev/next link, or a link
+    worded as one."""
+    if any({"prev", "previous", "next"} & set(rel.split()) for rel, _ in doc.links):
+        return True
+    return any(_PAGER_WORDS.match("".join(text_pieces(a)).strip()) for a in doc.body.iter("a"))
 
 
 def _linked_share(listed: Result) -> float:
@@ -772,12 +798,10 @@ def _route(
     # Two or more like teasers are a list whatever the DOM model says (the
     # last page of a paginated list); one is, when the model says so.
     main = results[consensus[0]].node if consensus[0] else None
-    if (
-        cls.page_type is PageType.ARTICLE
-        and p.teaser_list_entries
-        and (listed := _teaser_list(doc, url, main, cls, p.teaser_list_entries, p))
-    ):
-        return listed
+    if cls.page_type is PageType.ARTICLE and p.teaser_list_entries:
+        least = 1 if p.teaser_alone_when_paged and _paged(doc) else p.teaser_list_entries
+        if listed := _teaser_list(doc, url, main, cls, least, p):
+            return listed
     if cls.page_type is PageType.OTHER or chosen is None:
         return Result(
             text=article_text,

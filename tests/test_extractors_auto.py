@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from pathlib import Path
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -655,6 +656,18 @@ def test_the_last_page_of_a_list_gives_its_few_entries() -> None:
         assert result.records[0].date == "2024-05-01"
     # A plain headline is no teaser: the page stays an article.
     assert extract(_last_page(1, link=False), url=url).page_type is PageType.ARTICLE
+
+
+def test_one_teaser_on_a_page_of_a_series_is_a_list() -> None:
+    """The demo's last Chinese news page holds one entry under a linked
+    headline and a rel=prev pager; the DOM model calls it an article (one
+    record is no group), the pager makes it the last page of a list."""
+    page = (Path(__file__).parents[1] / "demo/web/zh/news/page/2/index.html").read_text("utf-8")
+    url = "http://127.0.0.1:8000/news/page/2/"
+    result = extract(page, url=url)
+    assert result.page_type is PageType.LIST
+    assert [r.url for r in result.records] == ["http://127.0.0.1:8000/news/20240503/231045.html"]
+    assert extract(page, url=url, teaser_alone_when_paged=False).page_type is PageType.ARTICLE
 
 
 def _story_beside_its_siblings() -> str:
