@@ -114,6 +114,8 @@ def cmd_export(args: argparse.Namespace) -> int:
                          f" or a folder, or pass --format ({', '.join(FORMATS)})")  # fmt: skip
     if fmt not in FORMATS:
         raise _cli_error(f"--format must be one of {', '.join(FORMATS)}")
+    if args.excel and fmt != "csv":
+        raise _cli_error(f"--excel is for CSV; this export is {fmt}")
     out = Path(args.output).expanduser()
     if to_stdout and fmt == "markdown":
         raise _cli_error("markdown export writes a folder of files, not stdout; give -o FOLDER")
@@ -147,7 +149,7 @@ def cmd_export(args: argparse.Namespace) -> int:
             print(f"{start}exported {done}/{total} article(s)", end="", file=sys.stderr, flush=True)
 
     try:
-        count = export(engine, fmt, args.output, flt, progress)
+        count = export(engine, fmt, args.output, flt, progress, bom=args.excel)
     except BrokenPipeError:
         if not to_stdout:
             raise
@@ -500,6 +502,9 @@ def add_data_commands(sub: Any) -> None:  # noqa: ANN401 - argparse's private su
                      help="which date --since/--until filter on (default: fetched)")  # fmt: skip
     exp.add_argument("--include-duplicates", action="store_true",
                      help="also the articles linked to an original as its duplicates")  # fmt: skip
+    exp.add_argument("--excel", action="store_true",
+                     help="CSV: start with a byte-order mark, which Excel needs to show UTF-8 "
+                     "(Chinese) text right")  # fmt: skip
     exp.add_argument("-q", "--quiet", action="store_true", help="no progress on stderr")
     exp.set_defaults(func=cmd_export)
 

@@ -204,30 +204,42 @@ def export(
     output: str,
     flt: ExportFilter = ExportFilter(),
     progress: Callable[[int, int], None] | None = None,
+    *,
+    bom: bool = False,
 ) -> int:
-    """Write every matching article to ``output``; returns how many."""
+    """Write every matching article to ``output``; returns how many.
+    ``bom``: start a CSV with a byte-order mark, which Excel needs to read
+    UTF-8 (Chinese text) right; other CSV readers would take it for text."""
     if fmt not in FORMATS:
         raise ValueError(f"unknown format {fmt!r}; choose from {', '.join(FORMATS)}")
+    if bom and fmt != "csv":
+        raise ValueError("a byte-order mark is for CSV only")
     total = count(engine, flt)
     records = iter_articles(engine, flt)
     done = 0
+
+    def write(out: IO[str]) -> int:
+        if bom:
+            out.write("\ufeff")
+        return _drive(_writer(fmt)(records, out), total, progress)
+
     if fmt == "markdown":
         Path(output).mkdir(exist_ok=True)  # there, if empty, when nothing matched
         steps = write_markdown(records, Path(output))
         done = _drive(steps, total, progress)
     elif output == "-":
-        done = _drive(_writer(fmt)(records, sys.stdout), total, progress)
+        done = write(sys.stdout)
     else:
         target = Path(output)
         if target.exists() and not target.is_file():
             # /dev/stdout, a FIFO: written in place; renaming over it would
             # replace the device with a file
             with target.open("w", encoding="utf-8", newline="") as out:
-                return _drive(_writer(fmt)(records, out), total, progress)
+                return write(out)
         tmp = target.with_name(target.name + ".part")
         try:
             with tmp.open("w", encoding="utf-8", newline="") as out:
-                done = _drive(_writer(fmt)(records, out), total, progress)
+                done = write(out)
             tmp.replace(target)  # a reader never sees half an export
         except BaseException:
             with contextlib.suppress(OSError):

@@ -254,3 +254,15 @@ def test_markdown_file_names_are_readable_and_safe(tmp_path: Path) -> None:
     assert len(name("http://a.test/" + "long-" * 100)) <= 60
     urls = ("http://a.test/a/page.html", "http://a.test/b/page.html")
     assert len({markdown_path(tmp_path, {"site": "a.test", "url": u}) for u in urls}) == 2
+
+
+def test_excel_csv_starts_with_a_byte_order_mark(filled: str, tmp_path: Path) -> None:
+    plain, excel = tmp_path / "plain.csv", tmp_path / "excel.csv"
+    assert _export("--db", filled, "-o", str(plain)).returncode == 0
+    proc = _export("--db", filled, "-o", str(excel), "--excel")
+    assert proc.returncode == 0, proc.stderr
+    assert excel.read_bytes() == b"\xef\xbb\xbf" + plain.read_bytes()
+    rows = list(csv.DictReader(excel.open(encoding="utf-8-sig", newline="")))
+    assert "url" in rows[0] and any(r["text"].startswith("市政府") for r in rows)
+    refused = _export("--db", filled, "-o", str(tmp_path / "x.jsonl"), "--excel")
+    assert refused.returncode == 2 and "--excel is for CSV; this export is jsonl" in refused.stderr
