@@ -77,12 +77,6 @@ class Progress:
     def report(self) -> None:
         total = self._totals()
         elapsed = max(1e-9, time.monotonic() - self.started)
-        stats = self.crawler.stats
-        scheduler = getattr(self.crawler.engine, "scheduler", None)  # Scrapy >= 2.19
-        try:
-            pending = len(scheduler) if scheduler is not None else 0
-        except TypeError:  # a scheduler without __len__ (e.g. a distributed one)
-            pending = 0
         done = sum(total.values())
         engine = self.crawler.engine
         if engine is not None and not engine.running:  # Ctrl-C: a graceful stop
@@ -92,6 +86,12 @@ class Progress:
                         "(one delay apart on a slow site); Ctrl-C again stops at once",
                         done, under_way)  # fmt: skip
             return
+        stats = self.crawler.stats
+        scheduler = getattr(engine, "scheduler", None)  # Scrapy >= 2.19
+        try:
+            pending = len(scheduler) if scheduler is not None else 0
+        except TypeError:  # a scheduler without __len__ (e.g. a distributed one)
+            pending = 0
         logger.info(
             "progress: %d fetched (%.1f/s), %d stored, %d failed, %d queued | %s",
             done,

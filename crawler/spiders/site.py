@@ -239,11 +239,12 @@ class SiteSpider(Spider):
         return PageItem(url=url, site=spec.host, outcome=Outcome.SKIPPED, reason=reason,
                         fetched_at=now, depth=depth, referer=referer)  # fmt: skip
 
-    def _mark_seen(self, spec: SiteSpec, url: str) -> bool:
-        """Record ``url`` as scheduled; False when it already was (by any
+    def _mark_seen(self, spec: SiteSpec, url: str, *, page: bool = True) -> bool:
+        """Record ``url`` as scheduled (``page``: one more against the cap;
+        a redirect's target is not); False when it already was (by any
         worker of a distributed crawl)."""
         if url not in self.seen[spec.host]:
-            self.scheduled[spec.host] += 1
+            self.scheduled[spec.host] += page
             self.seen[spec.host].add(url)
         return self.shared is None or self.shared.add_seen(spec.host, url)
 
@@ -524,10 +525,7 @@ class SiteSpider(Spider):
             return True
         if request.meta.get(RECOVERED):
             return True
-        if final in self.seen[spec.host]:
-            return False
-        self.seen[spec.host].add(final)  # seen, not a second page against the cap
-        return self.shared is None or self.shared.add_seen(spec.host, final)
+        return final not in self.seen[spec.host] and self._mark_seen(spec, final, page=False)
 
     def _item(self, response: Response, spec: SiteSpec) -> PageItem:
         headers = response.headers
