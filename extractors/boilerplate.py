@@ -391,12 +391,17 @@ def drop_repeated_runs(lines: list[str]) -> list[str]:
     """The lines without a run of ``MIN_REPEATED_RUN`` or more lines that
     repeats the run right before it: the same block drawn again for another
     screen size, or a carousel's cloned panels. Shorter repeats stay (a
-    refrain, a paragraph repeated on purpose)."""
+    refrain, a paragraph repeated on purpose), and so does one line said
+    again and again (a block is more than one line repeated)."""
     out: list[str] = []
     i = 0
     while i < len(lines):
         for k in range(MIN_REPEATED_RUN, min(MAX_REPEATED_RUN, len(out)) + 1):
-            if lines[i] == out[-k] and lines[i : i + k] == out[-k:]:
+            if (
+                lines[i] == out[-k]
+                and lines[i : i + k] == out[-k:]
+                and any(line != lines[i] for line in out[-k:])
+            ):
                 i += k
                 break
         else:
@@ -410,7 +415,8 @@ def drop_doubled_lines(lines: list[str]) -> list[str]:
     lines) drawn twice in a row, where ``MIN_REPEATED_RUN`` or more such
     blocks follow each other (A A B B C C, or A a A a B b B b C c C c: each
     card of a grid drawn again for another screen size). Longer blocks are
-    :func:`drop_repeated_runs`'s; a lone doubled block stays."""
+    :func:`drop_repeated_runs`'s; a lone doubled block stays, and so does
+    one line said again and again (the cards of a grid differ)."""
     out: list[str] = []
     i = 0
     while i < len(lines):
@@ -418,7 +424,8 @@ def drop_doubled_lines(lines: list[str]) -> list[str]:
             j = i
             while lines[j : j + k] == lines[j + k : j + 2 * k] and j + 2 * k <= len(lines):
                 j += 2 * k
-            if (j - i) // (2 * k) >= MIN_REPEATED_RUN:
+            blocks = {tuple(lines[b : b + k]) for b in range(i, j, 2 * k)}
+            if (j - i) // (2 * k) >= MIN_REPEATED_RUN and len(blocks) > 1:
                 for start in range(i, j, 2 * k):
                     out.extend(lines[start : start + k])
                 i = j

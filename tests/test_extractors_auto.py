@@ -881,6 +881,19 @@ def test_each_card_of_a_grid_drawn_twice_is_kept_once() -> None:
     assert drop_doubled_lines([PARAS[0], PARAS[0], PARAS[1]]) == [PARAS[0], PARAS[0], PARAS[1]]
 
 
+def test_one_paragraph_said_again_and_again_is_kept_every_time() -> None:
+    """A refrain six times over is no block drawn twice: before, each of the
+    two rules halved it."""
+    from extractors.boilerplate import drop_doubled_lines, drop_repeated_runs
+
+    refrain = [PARAS[0]] * 6
+    assert drop_repeated_runs(refrain) == refrain
+    assert drop_doubled_lines(refrain) == refrain
+    html = "<html><head><title>Refrain</title></head><body><article><h1>Refrain</h1>"
+    html += "".join(f"<p>{line}</p>" for line in refrain) + "</article></body></html>"
+    assert extract(html).text.splitlines() == refrain
+
+
 def test_a_sure_list_with_long_descriptions_and_an_intro_is_a_list() -> None:
     """A directory page: an intro of long paragraphs above records with long
     descriptions. The methods' body has many long lines, which alone would
