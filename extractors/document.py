@@ -114,6 +114,11 @@ HEADING_TAGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
 # Block tags whose text keeps its line breaks and indentation (code, logs).
 PREFORMATTED_TAGS = frozenset({"pre", "listing", "xmp", "plaintext"})
 FORM_TAGS = frozenset({"form", "input", "select", "option", "textarea", "button", "label"})
+# Classes that take a box out of the page's content: CSS frameworks' modal
+# box (Bootstrap's, Semantic UI's: a report form or a sign-up prompt, shown
+# only on request) and Yahoo's ``robots-nocontent``, by which a site tells
+# crawlers that a box (ratings, citation help, a comment form) is no content.
+_MARKED_NOT_CONTENT = frozenset({"modal", "robots-nocontent"})
 _HIDDEN_STYLE = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.I)
 # A hidden subtree with more than this share of the page's text is content
 # that a script reveals, not boilerplate.
@@ -194,16 +199,15 @@ def marks(el: etree._Element) -> str:
 
 
 def _is_hidden(el: etree._Element) -> bool:
-    """Hidden by an attribute or inline style, or a modal box by the class
-    CSS frameworks give it (Bootstrap's, Semantic UI's ``modal``: a report
-    form or a sign-up prompt, shown only on request)."""
+    """Hidden by an attribute or inline style, or marked by a class as no
+    content (:data:`_MARKED_NOT_CONTENT`)."""
     if el.get("hidden") is not None or el.get("aria-hidden") == "true":
         return True
     style = el.get("style")
     if style and _HIDDEN_STYLE.search(style):
         return True
     cls = el.get("class")
-    return bool(cls) and "modal" in cls.split()
+    return bool(cls) and not _MARKED_NOT_CONTENT.isdisjoint(cls.split())
 
 
 def _is_dialog(el: etree._Element) -> bool:

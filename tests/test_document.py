@@ -181,6 +181,16 @@ def test_a_modal_box_by_its_class_is_hidden() -> None:
     assert "reader came for" in " ".join(text_lines(as_document(whole + "</body></html>").body))
 
 
+def test_a_box_a_site_marks_robots_nocontent_is_not_text() -> None:
+    """Yahoo's convention: ratings, citation help and comment forms marked
+    ``robots-nocontent`` are no content for crawlers."""
+    story = "<p>" + "The story a reader came for, told at some length. " * 20 + "</p>"
+    rate = "<div class='robots-nocontent'><p>Rate this article: Patient / Public</p></div>"
+    page = f"<html><body><div class='story'>{story}</div>{rate}</body></html>"
+    text = " ".join(text_lines(as_document(page).body))
+    assert "reader came for" in text and "Rate this article" not in text
+
+
 def test_ruby_readings_are_not_text() -> None:
     ruby = "<ruby>漢<rp>(</rp><rt>かん</rt><rp>)</rp>字<rt>じ</rt></ruby>"
     page = f"<html><body><p>{ruby}を書く</p></body></html>"
