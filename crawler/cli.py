@@ -2,7 +2,7 @@
 
     sitesift crawl sites.txt [--db URL] [-O out.jsonl] [-s NAME=VALUE] ...
     sitesift extract FILE_OR_URL [--method NAME] [--url URL] [--json]
-    sitesift export --format jsonl|csv|markdown --output PATH [filters] [--db URL]
+    sitesift export --format jsonl|json|csv|markdown --output PATH [filters] [--db URL]
     sitesift status [--db URL] [--failures [N]]
     sitesift schedule add NAME --sites FILE (--cron EXPR | --every 6h) [--db URL]
     sitesift schedule list | remove NAME | run-now NAME

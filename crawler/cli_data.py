@@ -110,8 +110,8 @@ def cmd_export(args: argparse.Namespace) -> int:
     to_stdout = args.output == "-"
     fmt = args.format or ("jsonl" if to_stdout else _format_from(args.output))
     if fmt is None:
-        raise _cli_error(f"cannot tell the format from {args.output!r}: name it .jsonl, .csv"
-                         f" or a folder, or pass --format ({', '.join(FORMATS)})")  # fmt: skip
+        raise _cli_error(f"cannot tell the format from {args.output!r}: name it .jsonl, .json,"
+                         f" .csv or a folder, or pass --format ({', '.join(FORMATS)})")  # fmt: skip
     if fmt not in FORMATS:
         raise _cli_error(f"--format must be one of {', '.join(FORMATS)}")
     if args.excel and fmt != "csv":
@@ -200,8 +200,8 @@ def _is_database_file(engine: Engine, out: Path) -> bool:
 
 
 def _format_from(output: str) -> str | None:
-    suffix = Path(output).suffix.lower()
-    return {".jsonl": "jsonl", ".csv": "csv", "": "markdown", ".md": "markdown"}.get(suffix)
+    formats = {".jsonl": "jsonl", ".json": "json", ".csv": "csv", "": "markdown", ".md": "markdown"}
+    return formats.get(Path(output).suffix.lower())
 
 
 # -- status ------------------------------------------------------------------------
@@ -478,15 +478,16 @@ def _db_flag(parser: argparse.ArgumentParser) -> None:
 def add_data_commands(sub: Any) -> None:  # noqa: ANN401 - argparse's private subparsers type
     exp = sub.add_parser(
         "export",
-        help="write stored articles to JSONL, CSV or Markdown",
+        help="write stored articles to JSONL, JSON, CSV or Markdown",
         description="Export articles from the database, streamed (constant memory). "
         "Duplicates linked to an original are left out unless --include-duplicates.",
     )
     _db_flag(exp)
-    exp.add_argument("--format", choices=["jsonl", "csv", "markdown"],
+    exp.add_argument("--format", choices=["jsonl", "json", "csv", "markdown"],
                      help="output format (default: from the output's extension)")  # fmt: skip
     exp.add_argument("--output", "-o", required=True,
-                     help="file (jsonl, csv; - for stdout) or folder (markdown)")  # fmt: skip
+                     help="file (.jsonl, .json: one array, .csv; - for stdout) "
+                     "or folder (markdown)")  # fmt: skip
     exp.add_argument("--site", action="append", default=[],
                      help="only this site: host[:port], or its start URL")  # fmt: skip
     exp.add_argument("--language", action="append", default=[],

@@ -1,4 +1,4 @@
-"""Export stored articles from the database to JSONL, CSV or Markdown.
+"""Export stored articles from the database to JSONL, JSON, CSV or Markdown.
 
 Rows are streamed (``yield_per``: a server-side cursor on PostgreSQL), so
 memory stays flat however many articles there are. Markdown writes one file
@@ -26,7 +26,7 @@ from sqlalchemy import Connection, Engine, Select, and_, func, or_, select
 
 from .schema import articles, as_utc
 
-FORMATS = ("jsonl", "csv", "markdown")
+FORMATS = ("jsonl", "json", "csv", "markdown")
 FIELDS = (
     "url", "site", "url_group", "page_type", "language", "title", "author", "published",
     "image", "fetched_at", "first_seen", "changed_at", "version", "method", "confidence",
@@ -128,6 +128,16 @@ def write_jsonl(records: Iterator[dict[str, Any]], out: IO[str]) -> Iterator[Non
     for record in records:
         out.write(json.dumps(record, ensure_ascii=False) + "\n")
         yield
+
+
+def write_json(records: Iterator[dict[str, Any]], out: IO[str]) -> Iterator[None]:
+    """One JSON array, for readers that take a whole document (spreadsheet
+    imports, ``json.load``); written record by record, like JSON lines."""
+    out.write("[")
+    for n, record in enumerate(records):
+        out.write(("\n" if n == 0 else ",\n") + json.dumps(record, ensure_ascii=False))
+        yield
+    out.write("\n]\n")
 
 
 def write_csv(records: Iterator[dict[str, Any]], out: IO[str]) -> Iterator[None]:
@@ -249,7 +259,7 @@ def export(
 
 
 def _writer(fmt: str) -> Callable[[Iterator[dict[str, Any]], IO[str]], Iterator[None]]:
-    return write_jsonl if fmt == "jsonl" else write_csv
+    return {"jsonl": write_jsonl, "json": write_json}.get(fmt, write_csv)
 
 
 def _drive(steps: Iterator[None], total: int, progress: Callable[[int, int], None] | None) -> int:

@@ -85,7 +85,7 @@ def test_filters(filled: str) -> None:
     assert _urls(filled, since=datetime(2024, 8, 1, tzinfo=UTC)) == set()  # fetched 2024-07-01
 
 
-@pytest.mark.parametrize("fmt", ["jsonl", "csv", "markdown"])
+@pytest.mark.parametrize("fmt", ["jsonl", "json", "csv", "markdown"])
 def test_round_trip(filled: str, tmp_path: Path, fmt: str) -> None:
     engine = connect(filled)
     out = tmp_path / ("md" if fmt == "markdown" else f"out.{fmt}")
@@ -94,6 +94,8 @@ def test_round_trip(filled: str, tmp_path: Path, fmt: str) -> None:
     engine.dispose()
     if fmt == "jsonl":
         got = [json.loads(line) for line in out.read_text("utf-8").splitlines()]
+    elif fmt == "json":
+        got = json.loads(out.read_text("utf-8"))  # one document, an array
     elif fmt == "csv":
         with out.open(encoding="utf-8", newline="") as fh:
             got = list(csv.DictReader(fh))
@@ -142,6 +144,21 @@ def test_export_command(filled: str, tmp_path: Path) -> None:
     rows = [json.loads(line) for line in out.read_text("utf-8").splitlines()]
     assert [r["url"] for r in rows] == ["http://zh.test/world/c.html"]
     assert rows[0]["text"].startswith("市政府")
+
+
+def test_an_output_named_json_gets_one_array(filled: str, tmp_path: Path) -> None:
+    out = tmp_path / "all.json"
+    proc = subprocess.run([sys.executable, "-m", "crawler.cli", "export", "--db", filled,
+                           "-o", str(out), "--quiet"],
+                          capture_output=True, text=True, timeout=60)  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    rows = json.loads(out.read_text("utf-8"))
+    assert isinstance(rows, list) and len(rows) == len(TEXTS) - 1  # the duplicate left out
+    empty = tmp_path / "none.json"
+    proc = subprocess.run([sys.executable, "-m", "crawler.cli", "export", "--db", filled,
+                           "-o", str(empty), "--quiet", "--site", "nowhere.test"],
+                          capture_output=True, text=True, timeout=60)  # fmt: skip
+    assert proc.returncode == 0 and json.loads(empty.read_text("utf-8")) == []
 
 
 def test_export_into_a_closed_pipe_stops_quietly(tmp_path: Path) -> None:
