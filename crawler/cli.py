@@ -45,19 +45,26 @@ def _project_settings(overrides: list[str], log_level: str | None):  # noqa: ANN
             raise CLIError(f"-s takes NAME=VALUE, got {pair!r}")
         if name.upper().startswith("SITESIFT_") and name not in settings:
             raise CLIError(f"-s {name}: no such setting{_did_you_mean(name, settings)}")
+        if name not in settings:  # an extension's own setting, or a typo
+            print(f"sitesift: warning: -s {name}: not a setting of Scrapy or sitesift, "
+                  f"passed on for extensions{_did_you_mean(name, settings, everything=True)}",
+                  file=sys.stderr)  # fmt: skip
         settings.set(name, value, priority="cmdline")
     if log_level:
         settings.set("LOG_LEVEL", log_level.upper(), priority="cmdline")
     return settings
 
 
-def _did_you_mean(name: str, settings) -> str:  # noqa: ANN001
-    """A hint naming the sitesift setting a misspelt -s name is closest to."""
+def _did_you_mean(name: str, settings, everything: bool = False) -> str:  # noqa: ANN001
+    """A hint naming the setting a misspelt -s name is closest to: among
+    sitesift's, or ``everything`` Scrapy knows too."""
     import difflib
 
-    known = [k for k in settings if k.startswith("SITESIFT_")]
-    close = difflib.get_close_matches(name.upper(), known, n=1, cutoff=0.6)
-    return f" (did you mean {close[0]}?)" if close else " (see crawler/settings.py)"
+    known = [k for k in settings if everything or k.startswith("SITESIFT_")]
+    close = difflib.get_close_matches(name.upper(), known, n=1, cutoff=0.8 if everything else 0.6)
+    if close:
+        return f" (did you mean {close[0]}?)"
+    return "" if everything else " (see crawler/settings.py)"
 
 
 def _check_settings(settings, only: set[str] | None = None) -> None:  # noqa: ANN001

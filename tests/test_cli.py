@@ -583,8 +583,14 @@ def test_good_settings_are_not_refused(tmp_path: Path) -> None:
         sites.write_text(url + "\n")
         settings = [arg for pair in good for arg in ("-s", pair)]
         env = {"SITESIFT_FOLLOW_FEEDS": "off", "SITESIFT_CRAWL_DELAY_CAP": "0"}
-        proc = sitesift("crawl", str(sites), "--db", f"sqlite:///{db}", *settings, env=env)
+        typo = ["-s", "DOWNLOAD_DELAYY=9"]  # unknown: passed on, with a warning
+        proc = sitesift("crawl", str(sites), "--db", f"sqlite:///{db}", *settings, *typo, env=env)
     assert proc.returncode == 0, proc.stderr[-2000:]
+    warnings = [line for line in proc.stderr.splitlines() if "not a setting of" in line]
+    assert warnings == [
+        "sitesift: warning: -s DOWNLOAD_DELAYY: not a setting of Scrapy or sitesift, "
+        "passed on for extensions (did you mean DOWNLOAD_DELAY?)"
+    ]
     import sqlite3
 
     with sqlite3.connect(db) as conn:
