@@ -187,6 +187,10 @@ def write_markdown(records: Iterator[dict[str, Any]], root: Path) -> Iterator[No
             with contextlib.suppress(OSError):
                 tmp.unlink()
             raise
+        if path.name != (legacy := path.name.rpartition("-")[2]):
+            # an export before names had a readable part: its copy goes
+            with contextlib.suppress(FileNotFoundError):
+                path.with_name(legacy).unlink()
         yield
 
 

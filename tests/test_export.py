@@ -257,6 +257,22 @@ def test_a_site_given_with_a_path_is_the_whole_host(filled: str, tmp_path: Path)
     assert [json.loads(line)["site"] for line in out.read_text("utf-8").splitlines()] == ["zh.test"]
 
 
+def test_a_markdown_export_replaces_the_hash_named_files_of_an_older_one(
+    filled: str, tmp_path: Path
+) -> None:
+    engine = connect(filled)
+    records = list(iter_articles(engine, ExportFilter()))
+    out = tmp_path / "md"
+    old = {markdown_path(out, r) for r in records}
+    old = {p.with_name(p.name.rpartition("-")[2]) for p in old}  # <hash>.md, as before
+    for path in old:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text("an older export", encoding="utf-8")
+    assert export(engine, "markdown", str(out)) == len(records)
+    engine.dispose()
+    assert sorted(out.rglob("*.md")) == sorted(markdown_path(out, r) for r in records)
+
+
 def test_markdown_file_names_are_readable_and_safe(tmp_path: Path) -> None:
     def name(url: str) -> str:
         path = markdown_path(tmp_path, {"site": "a.test", "url": url})
