@@ -546,7 +546,7 @@ def find_author(
         if not isinstance(el.tag, str):
             continue
         if el.get("rel") == "author" or el.get("itemprop") == "author":
-            name = collapse_ws(text_content(el))
+            name = _microdata_name(el)
             if 2 <= len(name) <= 60:
                 return name
         elif (kind := _author_box(el)) and kind not in boxes:
@@ -556,6 +556,17 @@ def find_author(
 
 
 NAME_BOX, BYLINE_BOX = 1, 2
+
+
+def _microdata_name(el: etree._Element) -> str:
+    """An author element's name: a Person item's ``name`` property (the
+    rest of its box is a forum member's title, join date and post counts),
+    else its text."""
+    if el.get("itemscope") is not None:
+        for prop in el.iterdescendants():
+            if prop.get("itemprop") == "name":
+                return collapse_ws(prop.get("content") or text_content(prop))
+    return collapse_ws(text_content(el))
 
 
 def _author_box(el: etree._Element) -> int:

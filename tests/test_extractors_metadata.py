@@ -267,6 +267,12 @@ BODY = "<p>" + "The council met on Tuesday to vote on the plan for the park. " *
         ('<div class="author">Sun Dec 17, 2023 11:23 am</div>', None),
         # a name box wins over a byline box that comes first
         ('<div class="author">Posts</div><span class="author-name">Jane Roe</span>', "Jane Roe"),
+        # microdata: a Person item's name, not its member title and counts
+        ('<section itemprop="author" itemscope itemtype="https://schema.org/Person">'
+         '<span>J</span><h4><span itemprop="name">janeroe</span></h4>'
+         '<h5>Well-known member</h5><dl><dt>Joined</dt><dd>Dec 29, 2021</dd></dl></section>',
+         "janeroe"),
+        ('<span itemprop="author">Jane Roe</span>', "Jane Roe"),
     ],
 )  # fmt: skip
 def test_author_from_a_box_named_for_it(byline: str, author: str | None) -> None:
