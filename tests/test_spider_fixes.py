@@ -122,6 +122,8 @@ def test_a_site_lines_own_cap_wins_over_the_flag_and_the_log_says_so(tmp_path: P
     def site(path: str) -> str | tuple[str, bytes] | None:
         if path == "/p/0.html":
             return "text/html", b" \n"  # a page with nothing in it
+        if path == "/p/1.html":  # its body is not fetched: the type says enough
+            return "application/pdf", b"%PDF-1.4\n" + b"0" * 50_000
         return _html(path, _links([f"/p/{n}.html" for n in range(20)]))
 
     with serving(site) as base:
@@ -130,6 +132,8 @@ def test_a_site_lines_own_cap_wins_over_the_flag_and_the_log_says_so(tmp_path: P
     assert len(rows) == 5
     empty = rows[f"{base}p/0.html"]
     assert (empty["outcome"], empty["reason"]) == ("skipped", "empty response (no content)")
+    pdf = rows[f"{base}p/1.html"]
+    assert (pdf["outcome"], pdf["reason"]) == ("skipped", "not HTML (application/pdf)")
     assert f"--max-pages 3 does not apply to the sites whose line sets max_pages: {host} (5)" in log
     assert "--depth 4 does not apply" not in log  # no site line sets its own depth
     assert "links not followed: 0 beyond the depth limit, " in log  # (over the cap: links seen)

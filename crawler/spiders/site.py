@@ -669,14 +669,14 @@ class SiteSpider(Spider):
         """Why a response is not an HTML page, or None if it is one."""
         ctype = (content_type or "").split(";")[0].strip().lower()
         head = response.body[:SNIFF_BYTES]
-        if not head.strip() and not response.body.strip():
-            return "empty response (no content)"
         if (
             ctype
             and ctype not in _HTML_TYPES
             and not (ctype.startswith("text/") and _looks_html(head))
         ):
-            return f"not HTML ({ctype})"
+            return f"not HTML ({ctype})"  # a PDF's body is not even fetched
+        if not head.strip() and not response.body.strip():
+            return "empty response (no content)"
         if not ctype and not _looks_html(head):
             return "not HTML (no content type, no markup)"
         if looks_binary(head, content_type):
