@@ -354,6 +354,8 @@ def cmd_schedule(args: argparse.Namespace) -> int:
     from crawler import scheduler as sched
 
     engine, url = open_db(args.db, create=args.action == "add")  # add may start a database
+    if getattr(args, "name", None):  # " news " is the job add stored as "news"
+        args.name = args.name.strip() or args.name
     try:
         if args.action == "add":
             try:
@@ -369,8 +371,15 @@ def cmd_schedule(args: argparse.Namespace) -> int:
             job = sched.add_job(engine, args.name, args.sites, cron=args.cron, every=args.every,
                                 crawl_args=extra)  # fmt: skip
             print(f"added {job.name}: {job.when}, first run {_utc(job.next_run_at)}")
+            if job.every_seconds and job.every_seconds < sched.SHORT_EVERY:
+                print(f"sitesift: warning: {job.when}: its crawl starts again as soon as the "
+                      "last one ended", file=sys.stderr)  # fmt: skip
         elif args.action == "list":
-            for job in sched.list_jobs(engine):
+            jobs = sched.list_jobs(engine)
+            if not jobs:
+                print("no jobs; add one: sitesift schedule add NAME --sites FILE --every 6h",
+                      file=sys.stderr)  # fmt: skip
+            for job in jobs:
                 state = "running" if job.running_pid else ("on" if job.enabled else "off")
                 print(f"{job.name}\t{job.when}\tnext {_utc(job.next_run_at)}\t{state}\t"
                       f"{_last_exit(job.last_exit)}\t{job.sites_file}\t"
@@ -539,12 +548,12 @@ def add_data_commands(sub: Any) -> None:  # noqa: ANN401 - argparse's private su
     schedule = sub.add_parser("schedule", help="recurring crawls kept in the database")
     actions = schedule.add_subparsers(dest="action", metavar="ACTION", required=True)
     add = actions.add_parser("add", help="add a recurring crawl")
-    add.add_argument("name", help="the job's name: letters, digits, '.', '-' and '_' "
-                     "(its log files are named after it)")  # fmt: skip
+    add.add_argument("name", help="the job's name: up to 100 letters, digits, '.', '-' and "
+                     "'_' (its log files are named after it)")  # fmt: skip
     add.add_argument("--sites", required=True, help="the site list file")
     when = add.add_mutually_exclusive_group(required=True)
     when.add_argument("--cron", help="a cron expression, e.g. '0 */6 * * *' (UTC)")
-    when.add_argument("--every", help="an interval: 30m, 6h, 1d")
+    when.add_argument("--every", help="an interval: 30m, 6h, 1d (counted from each start)")
     add.add_argument(
         "--crawl-args",
         default="",

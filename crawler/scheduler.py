@@ -36,6 +36,13 @@ logger = logging.getLogger(__name__)
 
 _EVERY = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([smhd]?)\s*$")
 _UNSAFE = re.compile(r"[^\w.-]+")
+# A job name names its log files: a word character first (not ".", "..",
+# or a "-" read as an option), and short enough for a file name.
+_NAME = re.compile(r"\w[\w.-]*")
+MAX_NAME = 100
+# Shorter intervals are allowed (a test, a tiny site) but said to be odd:
+# the crawl starts again as soon as the last one ended.
+SHORT_EVERY = 60
 _UNIT = {"": 1, "s": 1, "m": 60, "h": 3600, "d": 86400}
 # The longest --every: far longer would overflow the next run's date; a
 # yearly crawl is better written as cron.
@@ -114,8 +121,11 @@ def add_job(
     name = name.strip()
     if not name:
         raise ScheduleError("a job needs a name: letters, digits, '.', '-' and '_'")
-    if _UNSAFE.search(name):
-        raise ScheduleError(f"job name {name!r}: use only letters, digits, '.', '-' and '_'")
+    if not _NAME.fullmatch(name):
+        raise ScheduleError(f"job name {name!r}: use only letters, digits, '.', '-' and '_',"
+                            " starting with a letter, a digit or '_'")  # fmt: skip
+    if len(name) > MAX_NAME:
+        raise ScheduleError(f"job name {name[:20]}...: at most {MAX_NAME} characters")
     if bool(cron) == bool(every):
         raise ScheduleError("give exactly one of --cron or --every")
     if cron and not croniter.is_valid(cron):
@@ -244,25 +254,49 @@ def launch(
     goes to the terminal: the user sees why a crawl failed."""
     log: IO[bytes] | None = None
     errors: IO[bytes] | None = None
-    if log_dir is not None:
-        log_dir.mkdir(parents=True, exist_ok=True)
-        stamp = utcnow().strftime("%Y%m%dT%H%M%S")
-        safe = _UNSAFE.sub("_", job.name)
-        log = (log_dir / f"{safe}-{stamp}.log").open("ab")
-    elif not foreground:
-        errors = tempfile.TemporaryFile()  # noqa: SIM115 - closed by finish()
-    process = subprocess.Popen(
-        crawl_command(job, db_url),
-        stdin=subprocess.DEVNULL,
-        stdout=None if foreground else log or subprocess.DEVNULL,
-        stderr=None if foreground else log or errors,
-        start_new_session=True,
-    )
+    try:
+        if log_dir is not None:
+            log_dir.mkdir(parents=True, exist_ok=True)
+            stamp = utcnow().strftime("%Y%m%dT%H%M%S")
+            safe = _UNSAFE.sub("_", job.name)
+            log = (log_dir / f"{safe}-{stamp}.log").open("ab")
+        elif not foreground:
+            errors = tempfile.TemporaryFile()  # noqa: SIM115 - closed by finish()
+        process = subprocess.Popen(
+            crawl_command(job, db_url),
+            stdin=subprocess.DEVNULL,
+            stdout=None if foreground else log or subprocess.DEVNULL,
+            stderr=None if foreground else log or errors,
+            start_new_session=True,
+        )
+    except OSError:
+        for file in (log, errors):
+            if file is not None:
+                file.close()
+        raise
     now = utcnow()  # the period's run is taken: the next one is due after it
     _set(engine, job.name, running_pid=process.pid, last_run_at=now,
          next_run_at=next_run(job.cron, job.every_seconds, now))  # fmt: skip
     logger.info("job %s: started crawl (pid %d)", job.name, process.pid)
     return Running(job, process, utcnow(), errors)
+
+
+def not_started(engine: Engine, job: Job, error: OSError) -> int:
+    """Record a crawl that could not be started (its log file or the
+    process could not be made) as a failed run, and release the job until
+    its next period; returns the run id."""
+    now = utcnow()
+    reason = f"failed: not started: {error.strerror or error}"
+    with engine.begin() as conn:
+        run_id = conn.execute(
+            insert(crawl_runs).values(spider="site", sites_file=job.sites_file, job=job.name,
+                                      started_at=now, finished_at=now, finish_reason=reason[:255])
+        ).inserted_primary_key[0]  # fmt: skip
+    _set(engine, job.name, running_pid=None, running_host=None, lease_until=None,
+         last_run_at=now, last_exit=None, last_run_id=run_id,
+         next_run_at=next_run(job.cron, job.every_seconds, now))  # fmt: skip
+    logger.error("job %s: crawl not started: %s", job.name, error)
+    return run_id
 
 
 def _error_line(errors: IO[bytes] | None) -> str | None:
@@ -364,6 +398,16 @@ def release_orphan(engine: Engine, job: Job) -> int | None:
     return run.id if run else None
 
 
+def _check_log_dir(log_dir: Path) -> None:
+    """Refuse a log folder that cannot take files, before any job is due."""
+    try:
+        log_dir.mkdir(parents=True, exist_ok=True)
+        tempfile.TemporaryFile(dir=log_dir).close()
+    except OSError as exc:
+        why = "it is a file" if log_dir.is_file() else exc.strerror or str(exc)
+        raise ScheduleError(f"cannot write logs in {log_dir}: {why}") from None
+
+
 class Scheduler:
     """The long-running loop of ``sitesift scheduler``."""
 
@@ -379,6 +423,8 @@ class Scheduler:
     ) -> None:
         if tick <= 0 or lease <= tick:
             raise ScheduleError("the tick must be > 0 and shorter than the lease")
+        if log_dir is not None:
+            _check_log_dir(log_dir)
         self.engine, self.db_url = engine, db_url
         self.tick, self.lease, self.log_dir = tick, lease, log_dir
         self.max_runs = max_runs
@@ -507,5 +553,10 @@ class Scheduler:
             if job.next_run_at and job.next_run_at > utcnow():
                 continue
             claimed = claim(self.engine, job.name, self.lease)
-            if claimed is not None:
+            if claimed is None:
+                continue
+            try:
                 self.running[job.name] = launch(self.engine, self.db_url, claimed, self.log_dir)
+            except OSError as exc:  # one job's failure stops no other
+                not_started(self.engine, claimed, exc)
+                self.finished += 1

@@ -496,3 +496,54 @@ def test_the_scheduler_records_why_a_crawl_failed_without_a_log_folder(tmp_path:
     assert reason.startswith("failed: exit status 2: ") and reason.endswith("site list not found")
     status = sitesift("status", "--db", db)
     assert "site list not found" in status.stdout, status.stdout
+
+
+def test_a_job_whose_crawl_cannot_start_stops_no_other(tmp_path: Path) -> None:
+    """A job named, by an older version, beyond a file name's length: its
+    log file cannot be made. Its run is recorded as failed, the next
+    period awaited, and the other due job runs."""
+    db = f"sqlite:///{tmp_path / 'sched.db'}"
+    sites = tmp_path / "sites.txt"
+    sites.write_text("http://127.0.0.1:9/\n")  # nothing listens: the crawl ends at once
+    engine = connect(db)
+    add_job(engine, "long", str(sites), every="1h")
+    add_job(engine, "fine", str(sites), every="1h")
+    long_name = "b" * 300
+    with engine.begin() as conn:
+        conn.execute(update(scheduled_jobs).where(scheduled_jobs.c.name == "long")
+                     .values(name=long_name))  # fmt: skip
+    engine.dispose()
+    for name in (long_name, "fine"):
+        _due_now(db, name)
+    log = tmp_path / "scheduler.log"
+    loop = _scheduler(db, log, "--log-dir", str(tmp_path / "logs"), "--max-runs", "2")
+    try:
+        assert loop.wait(timeout=180) == 0, log.read_text()[-3000:]
+    finally:
+        loop.kill()
+    assert "Traceback" not in log.read_text()
+    (failed,) = _job_runs(db, long_name)
+    assert failed.finish_reason == "failed: not started: File name too long"
+    assert len(_job_runs(db, "fine")) == 1
+    engine = connect(db)
+    job = get_job(engine, long_name)
+    engine.dispose()
+    assert job.running_pid is None and job.next_run_at > utcnow() + timedelta(minutes=50)
+
+
+def test_job_names_and_the_log_folder_are_checked_up_front(tmp_path: Path) -> None:
+    db = f"sqlite:///{tmp_path / 'j.db'}"
+    sites = tmp_path / "sites.txt"
+    sites.write_text("http://127.0.0.1:9/\n")
+    for name, words in (("..", "starting with a letter"), ("b" * 101, "at most 100 characters")):
+        add = sitesift("schedule", "add", name, "--sites", str(sites), "--every", "1h", "--db", db)
+        assert add.returncode == 2 and words in add.stderr and "Traceback" not in add.stderr
+    add = sitesift("schedule", "add", " news ", "--sites", str(sites), "--every", "5s", "--db", db)
+    assert add.returncode == 0 and "starts again as soon as the last one ended" in add.stderr
+    assert sitesift("schedule", "remove", " news ", "--db", db).returncode == 0
+    listed = sitesift("schedule", "list", "--db", db)
+    assert listed.stdout == "" and "no jobs" in listed.stderr
+    afile = tmp_path / "afile"
+    afile.write_text("")
+    loop = sitesift("scheduler", "--db", db, "--log-dir", str(afile), "--max-runs", "1")
+    assert loop.returncode == 2 and f"cannot write logs in {afile}: it is a file" in loop.stderr
