@@ -107,6 +107,9 @@ def cmd_export(args: argparse.Namespace) -> int:
     from extractors.metadata import primary_language
     from pipelines.export import FORMATS, ExportFilter, export
 
+    if not args.output.strip():  # an unset $OUT: never the current folder
+        raise _cli_error("--output is empty: give a file (.jsonl, .json, .csv), a folder "
+                         "(Markdown) or - (stdout)")  # fmt: skip
     to_stdout = args.output == "-"
     fmt = args.format or ("jsonl" if to_stdout else _format_from(args.output))
     if fmt is None:

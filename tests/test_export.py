@@ -187,6 +187,8 @@ def test_export_command_errors(tmp_path: Path) -> None:
     assert proc.returncode == 2 and "--since takes a date" in proc.stderr
     proc = run("--db", db, "-o", str(tmp_path / "missing" / "x.jsonl"))
     assert proc.returncode == 2 and "does not exist" in proc.stderr
+    proc = run("--db", db, "-o", "")  # an unset $OUT
+    assert proc.returncode == 2 and "--output is empty" in proc.stderr
     proc = run("--db", db, "-o", str(tmp_path / "x.txt"))
     assert proc.returncode == 2 and "cannot tell the format from" in proc.stderr
     proc = run("--db", db, "-o", "-", "--since", "2024-06-01", "--until", "2024-05-01")
