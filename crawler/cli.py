@@ -117,6 +117,8 @@ def cmd_crawl(args: argparse.Namespace) -> int:
             print(f"sitesift: {error}", file=sys.stderr)
         raise CLIError(f"{args.sites}: no usable site in the list")
 
+    if args.crawl_id and not (args.workers or args.redis):
+        raise CLIError("--crawl-id names a shared crawl: give it with --redis URL or --workers N")
     settings = _project_settings(args.set, args.loglevel)
     if args.db:
         settings.set("SITESIFT_DB", args.db, priority="cmdline")
@@ -607,7 +609,9 @@ def build_parser(parser_class: type[argparse.ArgumentParser] = argparse.Argument
         "every worker's items (joined when they end)",
     )
     crawl.add_argument(
-        "--crawl-id", help="name of the shared crawl (default: a hash of the site list)"
+        "--crawl-id",
+        help="name of the shared crawl, with --redis or --workers (default: a hash of the "
+        "site list)",
     )
     crawl.add_argument(
         "--depth", type=_non_negative_int, help="link hops from the start URL (default 10)"

@@ -101,6 +101,8 @@ def test_bad_setting_syntax(tmp_path: Path) -> None:
     sites = tmp_path / "sites.txt"
     sites.write_text("http://127.0.0.1:9/\n")
     assert_clean_error(sitesift("crawl", str(sites), "-s", "NOEQUALS"), "NAME=VALUE")
+    proc = sitesift("crawl", str(sites), "--crawl-id", "news")  # alone, it meant nothing
+    assert_clean_error(proc, "--crawl-id names a shared crawl: give it with --redis")
 
 
 @pytest.mark.parametrize(
