@@ -31,6 +31,7 @@ if TYPE_CHECKING:
     from extractors import Document
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
+_ANY_TAG = re.compile(rb"<[a-zA-Z!/?]")
 
 
 def _project_settings(overrides: list[str], log_level: str | None):  # noqa: ANN202
@@ -398,13 +399,20 @@ def _rendered(url: str) -> tuple[str | bytes, str | None]:
 
 
 def _not_a_page(data: bytes, content_type: str | None) -> str | None:
-    """Why bytes given to `sitesift extract` are no page, or None."""
-    from extractors.encoding import BINARY_KINDS, looks_binary
+    """Why bytes given to `sitesift extract` are no page, or None: binary
+    data; a body served as another type (JSON, plain text), as a crawl
+    records it; a file or stdin with no tag at all."""
+    from extractors.encoding import BINARY_KINDS, HTML_TYPES, looks_binary, looks_html
 
-    if not looks_binary(data, content_type):
-        return None
-    kind = next((n for magic, n in BINARY_KINDS.items() if data.startswith(magic)), "binary data")
-    return f"not an HTML page: {kind}"
+    if looks_binary(data, content_type):
+        kind = next((n for magic, n in BINARY_KINDS.items() if data.startswith(magic)), None)
+        return f"not an HTML page: {kind or 'binary data'}"
+    ctype = (content_type or "").split(";")[0].strip().lower()
+    if ctype and ctype not in HTML_TYPES and not (ctype.startswith("text/") and looks_html(data)):
+        return f"not an HTML page: served as {ctype}"
+    if not ctype and data.strip() and not _ANY_TAG.search(data[:65536]):
+        return "not an HTML page: no markup in it (plain text?)"
+    return None
 
 
 def cmd_extract(args: argparse.Namespace) -> int:

@@ -276,6 +276,17 @@ _BINARY_MAGIC = tuple(BINARY_KINDS)
 _CONTROL_BYTES = bytes(b for b in range(32) if b not in b"\t\n\x0c\r")
 
 
+# Content types of a page; other text/* bodies are a page when they look it.
+HTML_TYPES = ("text/html", "application/xhtml+xml")
+_PAGE_TAGS = (b"<html", b"<!doctype html", b"<head", b"<body", b"<meta", b"<title")
+
+
+def looks_html(head: bytes) -> bool:
+    """Whether a body opens as an HTML page (a tag a page starts with)."""
+    sample = head.lstrip()[:512].lower()
+    return any(tag in sample for tag in _PAGE_TAGS)
+
+
 def looks_binary(head: bytes, content_type: str | None = None) -> bool:
     """Whether the first bytes of a body are a binary file rather than text
     (where a stray NUL is no proof): a known binary signature, or more

@@ -538,6 +538,22 @@ def test_extract_reads_gzip_pages_and_refuses_what_is_no_page(
     pdf.write_bytes(b"%PDF-1.7\n" + bytes(range(256)) * 20)
     assert_clean_error(sitesift("extract", str(pdf)), "not an HTML page: a PDF document")
 
+    # JSON or plain text is no page either: served so, or a file with no tag
+    def json_answer(h: BaseHTTPRequestHandler) -> None:
+        h.send_response(200)
+        h.send_header("Content-Type", "application/json")
+        h.end_headers()
+        h.wfile.write(b'{"a": 1}')
+
+    proc = sitesift("extract", serve(json_answer))
+    assert_clean_error(proc, "not an HTML page: served as application/json")
+    notes = tmp_path / "notes.txt"
+    notes.write_text("line one\nline two\n")
+    assert_clean_error(sitesift("extract", str(notes)), "not an HTML page: no markup in it")
+    fragment = tmp_path / "fragment.html"  # a tag is enough for a file
+    fragment.write_text("<p>A fragment of a page, one paragraph long, kept as it is.</p>")
+    assert sitesift("extract", str(fragment)).stdout.startswith("A fragment of a page")
+
 
 # -- settings are checked before the crawl starts ---------------------------------------
 

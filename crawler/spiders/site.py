@@ -52,7 +52,7 @@ from crawler.traps import TrapGuard, TrapParams
 from crawler.urlgroups import URLGrouper
 from crawler.urls import canonicalize_url, host_of
 from extractors.document import Document
-from extractors.encoding import SNIFF_BYTES, looks_binary
+from extractors.encoding import HTML_TYPES, SNIFF_BYTES, looks_binary, looks_html
 from pipelines.history import (
     NOT_MODIFIED,
     KnownPage,
@@ -77,7 +77,6 @@ _PER_FETCH_META = frozenset({"download_latency", "retry_times", "redirect_times"
 
 # Content types that are pages; anything else is recorded as skipped, and
 # its body is not even downloaded.
-_HTML_TYPES = ("text/html", "application/xhtml+xml")
 _NOT_PAGE_PREFIXES = ("image/", "audio/", "video/", "font/", "application/pdf",
                       "application/zip", "application/octet-stream", "application/x-",
                       "application/vnd.", "application/msword", "application/gzip")  # fmt: skip
@@ -671,13 +670,13 @@ class SiteSpider(Spider):
         head = response.body[:SNIFF_BYTES]
         if (
             ctype
-            and ctype not in _HTML_TYPES
-            and not (ctype.startswith("text/") and _looks_html(head))
+            and ctype not in HTML_TYPES
+            and not (ctype.startswith("text/") and looks_html(head))
         ):
             return f"not HTML ({ctype})"  # a PDF's body is not even fetched
         if not head.strip() and not response.body.strip():
             return "empty response (no content)"
-        if not ctype and not _looks_html(head):
+        if not ctype and not looks_html(head):
             return "not HTML (no content type, no markup)"
         if looks_binary(head, content_type):
             return "binary content served as HTML"
@@ -704,11 +703,3 @@ def _asked_url(meta: dict[str, Any], url: str) -> str:
     """The URL a page was asked for: a redirect's first hop, or the page's
     own URL when it was asked for again to be rendered."""
     return meta.get(ASKED) or (meta.get("redirect_urls") or [url])[0]
-
-
-def _looks_html(head: bytes) -> bool:
-    sample = head.lstrip()[:512].lower()
-    return any(
-        tag in sample
-        for tag in (b"<html", b"<!doctype html", b"<head", b"<body", b"<meta", b"<title")
-    )
