@@ -455,6 +455,9 @@ def cmd_extract(args: argparse.Namespace) -> int:
         reference = [Path(p).read_bytes() for p in args.reference] or None
     except OSError as exc:
         raise CLIError(f"cannot read reference {exc.filename}: {exc.strerror}") from None
+    for path, page in zip(args.reference, reference or [], strict=True):
+        if why := ("it is empty" if not page.strip() else _not_a_page(page, None)):
+            raise CLIError(f"reference {path}: {why}")  # it would remove nothing, unsaid
     doc = as_document(data, url, content_type)
     if blocked := _block_page(doc):
         print(f"sitesift: {args.file}: {blocked} (a captcha or access-denied page; "

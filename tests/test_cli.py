@@ -229,6 +229,12 @@ def test_missing_reference_page(tmp_path: Path) -> None:
     for ref in (tmp_path / "nosuch.html", tmp_path):
         proc = sitesift("extract", str(page), "--method", "layout", "--reference", str(ref))
         assert_clean_error(proc, "cannot read reference")
+    empty, binary = tmp_path / "empty.html", tmp_path / "bin.dat"
+    empty.write_text(" \n")
+    binary.write_bytes(b"\x89PNG\r\n\x1a\n" + bytes(range(256)))
+    for ref, words in ((empty, "it is empty"), (binary, "not an HTML page: a PNG image")):
+        proc = sitesift("extract", str(page), "--reference", str(ref))
+        assert_clean_error(proc, f"reference {ref}: {words}")
     proc = sitesift("extract", str(page), "--method", "justext", "--reference", str(page))
     assert_clean_error(proc, "--reference is for --method layout or auto")
     assert_clean_error(sitesift("extract", ""), "no page given: name an HTML file")
