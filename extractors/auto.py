@@ -917,7 +917,8 @@ def _attach_metadata(
     fetched_at: datetime | date | str | float | None,
     p: Params,
 ) -> None:
-    meta = extract_metadata(doc, url, fetched_at, main=result.node)
+    listing = result.page_type is PageType.LIST
+    meta = extract_metadata(doc, url, fetched_at, main=result.node, listing=listing)
     result.title = meta.title or doc.title
     result.published = meta.published
     result.author = meta.author

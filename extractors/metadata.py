@@ -148,10 +148,13 @@ def extract_metadata(
     fetched_at: datetime | date | str | float | None = None,
     main: etree._Element | None = None,
     params: Params | None = None,
+    *,
+    listing: bool = False,
 ) -> Metadata:
     """All metadata of a page; ``main`` (the main-content node) helps find
     the headline, byline and image; ``fetched_at`` resolves relative dates
-    and bounds every date (never after the fetch)."""
+    and bounds every date (never after the fetch). A ``listing`` page's date
+    is only one marked up as such: a date read from its text is an entry's."""
     params = params or Params()
     doc = as_document(html, url)
     now = _as_datetime(fetched_at)
@@ -159,7 +162,7 @@ def extract_metadata(
     title, heading = find_title(doc, params)
     return Metadata(
         title=_clean(title),
-        published=find_published(doc, objects, heading, now, params, main),
+        published=find_published(doc, objects, heading, now, params, main, declared=listing),
         author=_clean(find_author(doc, objects, heading, params, main)),
         language=_clean(_language(doc)),
         image=_image(doc, objects, main, params),
@@ -395,9 +398,12 @@ def find_published(
     now: datetime | None,
     params: Params | None = None,
     main: etree._Element | None = None,
+    *,
+    declared: bool = False,
 ) -> str | None:
-    """ISO 8601 publish date: JSON-LD, meta, <time>, byline text, URL, a box
-    named for the date, then the dates of the last change."""
+    """ISO 8601 publish date: JSON-LD, meta, <time> (only these, marked up
+    as dates, when ``declared``), byline text, URL, a box named for the
+    date, then the dates of the last change."""
     params = params or Params()
     articles = _article_objects(objects)
     # pubDate / upDate: the JSON-LD of Baidu's structured data, which many
@@ -416,6 +422,8 @@ def find_published(
             value = el.get("datetime") or el.get("content") or el.get("title") or text_content(el)
             if iso := _iso(value, now) or find_datetime(value, now):
                 return iso
+    if declared:
+        return None
     byline = _byline_lines(doc, heading, main, params)
     if found := _byline_date(byline, now) or date_in_url(doc.url, now) or _box_date(doc, now):
         return found

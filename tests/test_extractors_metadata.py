@@ -298,3 +298,19 @@ def test_publish_dates_under_a_sites_own_names() -> None:
     assert extract_metadata(_page("", story + box)).published == "2023-02-02"
     comment = '<p class="comment-date">Feb 9, 2023</p>'
     assert extract_metadata(_page("", story + comment)).published is None
+
+
+def test_a_list_page_has_no_date_read_from_its_entries() -> None:
+    """A teaser's "5月3日" is the entry's date, not the list's (and, with no
+    year, was taken for this year's); a date marked up as one stays."""
+    now = datetime(2026, 11, 28, tzinfo=UTC)
+    entries = "".join(
+        f'<li><a href="/news/{n}.html">城市新闻第{n}条</a><span class="date">5月{n}日</span></li>'
+        for n in range(3, 8)
+    )
+    page = _page("<title>新闻列表</title>", f"<h1>新闻列表</h1><ul>{entries}</ul>")
+    assert extract_metadata(page, fetched_at=now).published == "2026-05-03"  # as an article
+    assert extract_metadata(page, fetched_at=now, listing=True).published is None
+    declared = page.replace("<title>", '<meta property="article:published_time" '
+                            'content="2024-05-08"><title>')  # fmt: skip
+    assert extract_metadata(declared, fetched_at=now, listing=True).published == "2024-05-08"
