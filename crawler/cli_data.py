@@ -127,6 +127,8 @@ def cmd_export(args: argparse.Namespace) -> int:
             raise _cli_error(f"{out} is a file; markdown export writes a folder")
         parent = out.resolve().parent if fmt != "markdown" else out.resolve()
         check = parent if fmt != "markdown" else (parent if parent.exists() else parent.parent)
+        if check.is_file():
+            raise _cli_error(f"{check} is a file, not a folder to write in")
         if not check.is_dir():
             raise _cli_error(f"output folder {check} does not exist")
     since, until = _date(args.since, "--since"), _date(args.until, "--until")
@@ -151,6 +153,7 @@ def cmd_export(args: argparse.Namespace) -> int:
             start, shown = "\r" if shown else "", True
             print(f"{start}exported {done}/{total} article(s)", end="", file=sys.stderr, flush=True)
 
+    replacing = not to_stdout and fmt != "markdown" and out.is_file()
     try:
         count = export(engine, fmt, args.output, flt, progress, bom=args.excel)
     except BrokenPipeError:
@@ -165,7 +168,8 @@ def cmd_export(args: argparse.Namespace) -> int:
         engine.dispose()
     if not args.quiet:
         _end_line(shown)
-        print(f"wrote {count} article(s) to {args.output} ({fmt})", file=sys.stderr)
+        replaced = ", replacing the file that was there" if replacing else ""
+        print(f"wrote {count} article(s) to {args.output} ({fmt}){replaced}", file=sys.stderr)
         if not count and flt.sites:
             _say_sites_stored(args.db, flt.sites)
     return EXIT_OK
@@ -498,8 +502,8 @@ def add_data_commands(sub: Any) -> None:  # noqa: ANN401 - argparse's private su
     exp.add_argument("--format", choices=["jsonl", "json", "csv", "markdown"],
                      help="output format (default: from the output's extension)")  # fmt: skip
     exp.add_argument("--output", "-o", required=True,
-                     help="file (.jsonl, .json: one array, .csv; - for stdout) "
-                     "or folder (markdown)")  # fmt: skip
+                     help="file (.jsonl, .json: one array, .csv; - for stdout; an existing "
+                     "file is replaced) or folder (markdown)")  # fmt: skip
     exp.add_argument("--site", action="append", default=[],
                      help="only this site: host[:port], or its start URL")  # fmt: skip
     exp.add_argument("--language", action="append", default=[],

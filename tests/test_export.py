@@ -187,6 +187,11 @@ def test_export_command_errors(tmp_path: Path) -> None:
     assert proc.returncode == 2 and "--since takes a date" in proc.stderr
     proc = run("--db", db, "-o", str(tmp_path / "missing" / "x.jsonl"))
     assert proc.returncode == 2 and "does not exist" in proc.stderr
+    (tmp_path / "a.jsonl").write_text("")
+    proc = run("--db", db, "-o", str(tmp_path / "a.jsonl" / "x.jsonl"))
+    assert proc.returncode == 2 and "a.jsonl is a file, not a folder to write in" in proc.stderr
+    proc = run("--db", db, "-o", str(tmp_path / "a.jsonl"))
+    assert proc.returncode == 0 and "replacing the file that was there" in proc.stderr
     proc = run("--db", db, "-o", "")  # an unset $OUT
     assert proc.returncode == 2 and "--output is empty" in proc.stderr
     proc = run("--db", db, "-o", str(tmp_path / "x.txt"))
