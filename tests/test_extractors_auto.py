@@ -210,8 +210,11 @@ def test_page_controls_and_contact_lines_are_boilerplate() -> None:
         "Click to expand...",
         "2016-09-19 17:02:14 +00:00",
         "Commented Mar 5, 2019 at 14:02",
+        "未经授权，不得转载。",
+        "未經本網許可，請勿轉載",
     ):
         assert is_boilerplate(line), line
+    assert not is_boilerplate("船长未经许可，擅自使游轮偏离既定航线，导致触礁搁浅。")
     assert not is_boilerplate("他在电话里说，这件事情要等到明年才能有结果。")
     assert not is_boilerplate("Copy the file to the server and close the session.")
     assert not is_boilerplate("Commented code runs at 2016-09-19 17:02:14 +00:00 every day.")
