@@ -75,8 +75,8 @@ _PER_FETCH_META = frozenset({"download_latency", "retry_times", "redirect_times"
                              "redirect_reasons", "redirect_urls", "_auth_proxy", "_scheme_proxy",
                              "cache_timestamp", "_dont_cache"})  # fmt: skip
 
-# Content types that are pages; anything else is recorded as skipped, and
-# its body is not even downloaded.
+# Content types that are no page (extractors.encoding.HTML_TYPES are): the
+# download stops at the headers, and the response is recorded as skipped.
 _NOT_PAGE_PREFIXES = ("image/", "audio/", "video/", "font/", "application/pdf",
                       "application/zip", "application/octet-stream", "application/x-",
                       "application/vnd.", "application/msword", "application/gzip")  # fmt: skip
