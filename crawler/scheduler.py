@@ -287,10 +287,11 @@ def not_started(engine: Engine, job: Job, error: OSError) -> int:
     its next period; returns the run id."""
     now = utcnow()
     reason = f"failed: not started: {error.strerror or error}"
+    reason = reason[: crawl_runs.c.finish_reason.type.length]
     with engine.begin() as conn:
         run_id = conn.execute(
             insert(crawl_runs).values(spider="site", sites_file=job.sites_file, job=job.name,
-                                      started_at=now, finished_at=now, finish_reason=reason[:255])
+                                      started_at=now, finished_at=now, finish_reason=reason)
         ).inserted_primary_key[0]  # fmt: skip
     _set(engine, job.name, running_pid=None, running_host=None, lease_until=None,
          last_run_at=now, last_exit=None, last_run_id=run_id,
