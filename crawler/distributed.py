@@ -78,6 +78,7 @@ PREFIX = "sitesift"
 # claimed the page's links (seen set, dupefilter) and died before queueing
 # them: the spider follows a recovered page's links past those claims.
 RECOVERED = "sitesift_recovered"
+SITE_META = "sitesift_site"  # a request's site (the spider's SITE)
 T = TypeVar("T")
 
 # -- Redis outages -----------------------------------------------------------------------
@@ -333,6 +334,9 @@ class Keys:
     def seen(self, host: str) -> str:
         return self._key("seen", host)
 
+    def reclaimed(self, host: str) -> str:
+        return self._key("reclaimed", host)
+
     def next_slot_time(self, slot: str) -> str:
         return self._key("next", slot)
 
@@ -549,6 +553,8 @@ class DistributedScheduler(RedisScheduler):
             for request in requests:
                 request.meta[RECOVERED] = True  # its links may be claimed but not queued
                 self.queue.push(request)  # past the dupefilter: these were seen
+                if host := request.meta.get(SITE_META):  # queued: no link takes it over
+                    self.server.hset(self.keys.reclaimed(host), request.url, "requeued")
             self.server.delete(claimed)
             self.server.srem(self.keys.workers, worker)
             recovered += len(requests)
@@ -587,6 +593,11 @@ class SharedState:
             return False
         self.local_seen.add(url)
         return bool(self.claim(keys=[self.keys.seen(host)], args=[url, claim_token()]))
+
+    def add_reclaimed(self, host: str, url: str) -> bool:
+        """True for the first worker to take ``url`` over as a link of a dead
+        worker's page: fetched once more, not once per page linking it."""
+        return bool(self.claim(keys=[self.keys.reclaimed(host)], args=[url, claim_token()]))
 
     def count_seen(self, host: str) -> int:
         return int(self.server.hlen(self.keys.seen(host)))

@@ -41,7 +41,7 @@ from scrapy.utils.sitemap import Sitemap
 from sqlalchemy.exc import SQLAlchemyError
 from twisted.python.failure import Failure
 
-from crawler.distributed import RECOVERED, SharedGrouper, SharedState, shared_state
+from crawler.distributed import RECOVERED, SITE_META, SharedGrouper, SharedState, shared_state
 from crawler.failures import describe_failure
 from crawler.items import Outcome, PageItem
 from crawler.middlewares.retry_after import RETRY_AFTER_META
@@ -65,7 +65,7 @@ from pipelines.schema import DatabaseError, connect, utcnow
 
 logger = logging.getLogger(__name__)
 
-SITE = "sitesift_site"
+SITE = SITE_META
 DEPTH = "sitesift_depth"
 REFERER = "sitesift_referer"
 ASKED = "sitesift_asked_url"  # the URL a page was first asked for, before redirects
@@ -192,10 +192,14 @@ class SiteSpider(Spider):
 
         ``reclaim``: a link of a page taken over from a dead distributed
         worker, which may have claimed it without queueing it: requested
-        even when the crawl-wide claim says seen (a few refetches, nothing lost).
+        even when the crawl-wide claim says seen (a few refetches, nothing
+        lost), once: not when this worker has it, nor after another worker
+        took it over (every page of a site links its sections).
         """
         if not spec.in_scope(url) or url in self.trapped or url in self.aux:
             return None
+        if reclaim and (url in self.seen[spec.host] or not self._reclaimed(spec, url)):
+            reclaim = False
         if url in self.seen[spec.host] and not reclaim:
             return None
         if depth > self.max_depth(spec):
@@ -237,6 +241,10 @@ class SiteSpider(Spider):
         now = datetime.now(UTC).isoformat()
         return PageItem(url=url, site=spec.host, outcome=Outcome.SKIPPED, reason=reason,
                         fetched_at=now, depth=depth, referer=referer)  # fmt: skip
+
+    def _reclaimed(self, spec: SiteSpec, url: str) -> bool:
+        """Claim ``url`` as taken over from a dead worker's page (crawl-wide)."""
+        return self.shared is None or self.shared.add_reclaimed(spec.host, url)
 
     def _mark_seen(self, spec: SiteSpec, url: str, *, page: bool = True) -> bool:
         """Record ``url`` as scheduled (``page``: one more against the cap;
