@@ -357,6 +357,10 @@ def check_url(url: str) -> None:
     except ArgumentError:
         hint = f" (a SQLite file is sqlite:///{url})" if "://" not in url else ""
         raise DatabaseError(f"bad database URL {url!r}{hint}") from None
+    if backend == "postgres":  # Heroku's and libpq's spelling; SQLAlchemy's is longer
+        fixed = "postgresql+psycopg://" + url.split("://", 1)[1]
+        shown = make_url(fixed).render_as_string(hide_password=True)
+        raise DatabaseError(f"write a PostgreSQL URL as {shown} (postgres:// is not one)")
     if backend not in ("sqlite", "postgresql"):
         raise DatabaseError(f"{url!r}: sitesift stores into SQLite or PostgreSQL, not {backend}")
 

@@ -80,6 +80,7 @@ def test_unreachable_database(tmp_path: Path) -> None:
     [
         ("pages.db", "a SQLite file is sqlite:///pages.db"),
         ("mysql://u@127.0.0.1/x", "stores into SQLite or PostgreSQL, not mysql"),
+        ("postgres://u:pw@127.0.0.1/x", "write a PostgreSQL URL as postgresql+psycopg://u:***@"),
     ],
 )
 def test_a_database_url_sitesift_cannot_use_says_what_to_write(
