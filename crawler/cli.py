@@ -107,7 +107,7 @@ def cmd_crawl(args: argparse.Namespace) -> int:
     from scrapy.utils.conf import feed_process_params_from_cli
 
     from crawler.sitelist import SiteListFileError, read_site_list
-    from pipelines.schema import DatabaseError, connect
+    from pipelines.schema import DatabaseError, check_url, connect
 
     try:
         specs, errors = read_site_list(args.sites)
@@ -135,7 +135,7 @@ def cmd_crawl(args: argparse.Namespace) -> int:
         settings.set("LOG_FILE", args.logfile, priority="cmdline")
     _check_settings(settings)
     try:
-        connect(settings.get("SITESIFT_DB")).dispose()
+        check_url(settings.get("SITESIFT_DB"))  # opened (made) once all else passed
     except DatabaseError as exc:
         raise CLIError(str(exc)) from None
     feeds: dict[str, dict[str, Any]] = {}
@@ -156,14 +156,20 @@ def cmd_crawl(args: argparse.Namespace) -> int:
             endings = ", .".join(sorted(settings.getwithbase("FEED_EXPORTERS")))
             raise CLIError(f"{' '.join(outputs)}: unknown feed format; name a file ending in "
                            f".{endings} (or FILE:FORMAT)") from None  # fmt: skip
+    crawl_id = None
     if args.workers or args.redis:
         redis_url = args.redis or settings.get("SITESIFT_WORKERS_REDIS")
         if args.workers:
             _check_worker_feeds(feeds)
         crawl_id = _join_redis_crawl(settings, redis_url, args)
-        if args.workers:
-            return _run_workers(args, redis_url, crawl_id, feeds)
-    _check_log_and_job_paths(args)
+    if not args.workers:
+        _check_log_and_job_paths(args)
+    try:  # made here, once, not by each worker at the same time
+        connect(settings.get("SITESIFT_DB")).dispose()
+    except DatabaseError as exc:
+        raise CLIError(str(exc)) from None
+    if args.workers:
+        return _run_workers(args, redis_url, crawl_id, feeds)
     if feeds:
         settings.set("FEEDS", feeds, priority="cmdline")
 

@@ -198,10 +198,13 @@ def test_feed_onto_a_folder(tmp_path: Path, sites: Path) -> None:
         (["--workers", "2", "-O", "out.csv"], "out.csv is csv (name it .jsonl"),
         (["--workers", "2", "--output=-:jsonl"], "--workers writes feeds to local files"),
         (["-O", "out.weird"], "out.weird: unknown feed format; name a file ending in .csv,"),
+        (["--redis", "redis://127.0.0.1:1/7"], "cannot reach Redis at redis://127.0.0.1:1/7"),
     ],
 )
-def test_bad_crawl_options(sites: Path, args: list[str], words: str) -> None:
-    assert_clean_error(sitesift("crawl", str(sites), *args), words)
+def test_bad_crawl_options(tmp_path: Path, sites: Path, args: list[str], words: str) -> None:
+    db = tmp_path / "refused.db"
+    assert_clean_error(sitesift("crawl", str(sites), "--db", f"sqlite:///{db}", *args), words)
+    assert not db.exists()  # a crawl refused makes no database
 
 
 def test_depth_zero_is_accepted(tmp_path: Path) -> None:
