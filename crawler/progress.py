@@ -122,12 +122,19 @@ class Progress:
                 site,
                 ", ".join(f"{n} {k}" for k, n in sorted(counts.items())),
             )
-        deep, capped = (self.crawler.stats.get_value(f"sitesift/skipped/{key}", 0)
+        stats = self.crawler.stats
+        deep, capped = (stats.get_value(f"sitesift/skipped/{key}", 0)
                         for key in ("too_deep", "page_cap"))  # fmt: skip
         if deep or capped:
             logger.info("links not followed: %d beyond the depth limit, %d over the page cap "
                         "(depth= / max_pages= in the site list, or --depth / --max-pages)",
                         deep, capped)  # fmt: skip
+        resumed, not_due = (stats.get_value(f"sitesift/{key}", 0)
+                            for key in ("resume/done_pages", "recrawl/not_due"))  # fmt: skip
+        if resumed or not_due:  # else "0 pages ok" reads as a failure
+            logger.info("stored pages not fetched again: %d stored by the run resumed, %d not "
+                        "due for a revisit yet (-s SITESIFT_REVISIT=False fetches them)",
+                        resumed, not_due)  # fmt: skip
         if reason == "shutdown" and getattr(spider, "shared", None) is None:  # not distributed
             logger.info("stopped early (Ctrl-C): crawl again with --resume to go on; "
                         "the pages stored are not fetched again")  # fmt: skip

@@ -211,6 +211,10 @@ def test_revisit_interval_skips_fresh_pages_but_finds_new_ones(
     assert not (fetched & set(fresh)) - starts - unknown  # fresh pages: not due, not fetched
     assert unknown <= fetched  # found again through the stored pages' links
     assert set(rows(db)) == set(rows(full))
+    not_due = len(set(fresh) - starts - unknown)  # the end says why they were not fetched
+    assert f"stored pages not fetched again: 0 stored by the run resumed, {not_due} not due" in (
+        proc.stderr
+    )
 
 
 def test_database_outage_mid_crawl_loses_nothing(
