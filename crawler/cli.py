@@ -757,17 +757,29 @@ def _run_workers(
     children = []
     for worker in range(args.workers):
         own = [f"{_feed_part(uri, worker)}:jsonlines" for uri in feeds]
-        children.append(subprocess.Popen(command + [a for f in own for a in ("-O", f)]))
+        # Their own session: the terminal's Ctrl-C reaches this process alone,
+        # which passes each press on once (a worker, and its browser, that got
+        # the terminal's and ours would take one press for two: a forced stop).
+        argv_own = command + [a for f in own for a in ("-O", f)]
+        children.append(subprocess.Popen(argv_own, start_new_session=True))
+    presses = 0
     try:
-        codes = [child.wait() for child in children]
-    except KeyboardInterrupt:
-        for child in children:
-            child.send_signal(signal.SIGINT)
-        codes = [child.wait() for child in children]
+        while True:
+            try:
+                codes = [child.wait() for child in children]
+                break
+            except KeyboardInterrupt:
+                presses += 1
+                for child in children:
+                    if child.poll() is None:
+                        child.send_signal(signal.SIGINT)
     finally:
         if feeds:
             _join_feeds(feeds, args.workers)
     print(f"sitesift: workers exited with {codes}", file=sys.stderr)
+    if presses:
+        print(f"sitesift: stopped early (Ctrl-C): run the same command again to go on; crawl "
+              f"{crawl_id} keeps its frontier in Redis", file=sys.stderr)  # fmt: skip
     return max(codes)
 
 

@@ -11,6 +11,7 @@ Redis restarts: tests/test_faults_redis.py.
 from __future__ import annotations
 
 import json
+import os
 import signal
 import subprocess
 import sys
@@ -383,3 +384,38 @@ def test_links_claimed_by_a_worker_that_died_before_queueing_them_are_not_lost(
     assert set(stored(db_url, home)) == expected_paths(articles)  # nothing lost
     twice = {path: n for path, n in fetched.items() if n > 1 and path != "/"}
     assert not twice  # the home page: twice when a plain crawl stored it first
+
+
+def test_ctrl_c_stops_the_workers_gracefully_and_the_same_command_goes_on(
+    tmp_path: Path, web: DemoWeb, db_url: str, redis_url: str, crawl_id: str
+) -> None:
+    """Ctrl-C in a terminal reaches the whole process group: the workers,
+    in a session of their own, get it once, from the parent (they got it
+    twice, a forced stop). Running the command again ends the crawl with
+    every page stored once, none fetched more than twice."""
+    feed = tmp_path / "items.jsonl"
+    cmd = crawl_cmd(site_list(tmp_path, web), db_url, redis_url, crawl_id, "--workers", "2",
+                    "-O", str(feed))  # fmt: skip
+    log = tmp_path / "first.log"
+    with log.open("w") as out:
+        first = subprocess.Popen(cmd, stderr=out, cwd=tmp_path, start_new_session=True)
+    try:
+        deadline = time.monotonic() + 120
+        while len(stored(db_url, web.urls["synthetic"])) < 150:
+            assert time.monotonic() < deadline and first.poll() is None, log.read_text()[-2000:]
+            time.sleep(0.2)
+        os.killpg(first.pid, signal.SIGINT)  # as a terminal's Ctrl-C
+        assert first.wait(timeout=120) in (0, 1)
+    finally:
+        if first.poll() is None:
+            os.killpg(first.pid, signal.SIGKILL)
+    text = log.read_text()
+    assert "stopped early (Ctrl-C): run the same command again to go on" in text, text[-2000:]
+    assert "forcing unclean shutdown" not in text
+    part = len(stored(db_url, web.urls["synthetic"]))
+    assert part < len(expected_paths())  # stopped mid-way
+    again = subprocess.run(cmd, capture_output=True, text=True, timeout=600, cwd=tmp_path)
+    assert again.returncode == 0, again.stderr[-3000:]
+    rows = stored(db_url, web.urls["synthetic"])
+    assert set(rows) == expected_paths() and {n for _, n in rows.values()} == {1}
+    assert max(page_requests(web).values()) <= 2
