@@ -11,11 +11,11 @@ import logging
 import os
 import shlex
 import sys
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import Connection, Engine, func, select
+from sqlalchemy import Connection, Engine, delete, func, select
 from sqlalchemy.exc import SQLAlchemyError
 
 if TYPE_CHECKING:
@@ -444,10 +444,8 @@ def _settings() -> Any:  # noqa: ANN401
 
 
 def cmd_prune_screenshots(args: argparse.Namespace) -> int:
-    from sqlalchemy import select
-
     from crawler.screenshots import ScreenshotStore
-    from pipelines.schema import database_key, pages
+    from pipelines.schema import database_key, pages, screenshots
 
     engine, url = open_db(args.db)
     directory = args.dir or _settings().get("SITESIFT_SCREENSHOT_DIR")
@@ -462,11 +460,17 @@ def cmd_prune_screenshots(args: argparse.Namespace) -> int:
                        "a sweep for this database alone would delete theirs. Give each "
                        "database its own folder (SITESIFT_SCREENSHOT_DIR), or pass --force "
                        "if those databases are gone")  # fmt: skip
-    with engine.connect() as conn:
-        query = select(pages.c.screenshot).where(pages.c.screenshot.is_not(None)).distinct()
-        keep = set(conn.execute(query).scalars())
-    engine.dispose()
-    removed = store.prune(keep, min_age=args.min_age)
+    used = select(pages.c.screenshot).where(pages.c.screenshot.is_not(None)).distinct()
+    try:
+        with engine.connect() as conn:
+            keep = set(conn.execute(used).scalars())
+        removed = store.prune(keep, min_age=args.min_age)
+        cutoff = datetime.now(UTC) - timedelta(seconds=args.min_age)
+        with engine.begin() as conn:  # their rows too: no row names a file that is gone
+            conn.execute(delete(screenshots).where(screenshots.c.sha256.not_in(used),
+                                                   screenshots.c.taken_at <= cutoff))  # fmt: skip
+    finally:
+        engine.dispose()
     print(f"{removed} unreferenced screenshot(s) removed from {directory}; {len(keep)} in use")
     if missing := sum(1 for sha in keep if store.find(sha) is None):
         print(f"{missing} screenshot(s) the database refers to are missing from {directory}")

@@ -15,7 +15,7 @@ import pytest
 from scrapy import Spider
 from scrapy.exceptions import DropItem
 from scrapy.utils.test import get_crawler
-from sqlalchemy import select
+from sqlalchemy import insert, select
 
 from crawler.items import Outcome, PageItem
 from pipelines.schema import (
@@ -25,6 +25,7 @@ from pipelines.schema import (
     decompress_html,
     pages,
     screenshots,
+    utcnow,
 )
 from pipelines.spool import REJECTED, Spool
 from pipelines.store import StorePipeline
@@ -407,6 +408,10 @@ def test_prune_screenshots_keeps_what_pages_refer_to(tmp_path: Path) -> None:
     page.screenshot = used.as_dict()
     pipe.process_item(page)
     pipe.close_spider()
+    engine = connect(db)
+    with engine.begin() as conn:  # the orphan's row, as a recrawl's blocked page leaves one
+        row = {"sha256": orphan.sha256, "path": orphan.path, "page_url": "http://h/2"}
+        conn.execute(insert(screenshots).values(**row, taken_at=utcnow()))
     proc = subprocess.run(
         [sys.executable, "-m", "crawler.cli", "prune-screenshots", "--db", db,
          "--dir", str(tmp_path / "shots"), "--min-age", "0"],
@@ -415,6 +420,9 @@ def test_prune_screenshots_keeps_what_pages_refer_to(tmp_path: Path) -> None:
     assert proc.returncode == 0, proc.stderr
     assert "1 unreferenced screenshot(s) removed" in proc.stdout
     assert Path(used.path).exists() and not Path(orphan.path).exists()
+    with engine.connect() as conn:  # no row names a file that is gone
+        assert set(conn.execute(select(screenshots.c.sha256)).scalars()) == {used.sha256}
+    engine.dispose()
 
 
 def test_prune_screenshots_spares_a_folder_another_database_stores_in(
