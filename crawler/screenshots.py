@@ -164,7 +164,7 @@ class ScreenshotStore:
     OWNERS = "databases.txt"
 
     def __init__(self, root: str | os.PathLike[str]) -> None:
-        self.root = Path(root)
+        self.root = Path(root).expanduser().absolute()  # rows name files from any folder
 
     def owners(self) -> set[str]:
         """The databases recorded as storing here (none for a folder from
