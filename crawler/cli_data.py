@@ -227,7 +227,7 @@ def cmd_status(args: argparse.Namespace) -> int:
         engine, url = open_db(args.db)
     except CLIError as exc:  # a database down is when people ask whether their items are safe
         print(f"sitesift: error: {exc}", file=sys.stderr)
-        _spool_status(spool)
+        _spool_status(spool, quiet_if_empty=True)
         return EXIT_USAGE
     try:
         with engine.connect() as conn:
@@ -246,7 +246,7 @@ def cmd_status(args: argparse.Namespace) -> int:
             jobs = list_jobs(engine)
             failures = _recent_failures(conn, args.failures) if args.failures else []
     except SQLAlchemyError:  # it opened, then failed: the spool still tells (main says why)
-        _spool_status(spool)
+        _spool_status(spool, quiet_if_empty=True)
         engine.dispose()
         raise
     print(f"database: {engine.url.render_as_string(hide_password=True)}")
@@ -312,8 +312,9 @@ def _recent_failures(conn: Connection, limit: int) -> list[Any]:
     return list(conn.execute(query).all())
 
 
-def _spool_status(spool: Spool) -> None:
-    """Print what the spool holds for the database, and where it looked."""
+def _spool_status(spool: Spool, *, quiet_if_empty: bool = False) -> None:
+    """Print what the spool holds for the database, and where it looked
+    (``quiet_if_empty``: beside an error, only what waits)."""
     from pipelines.spool import REJECTED
 
     pending, rejected = spool.pending(), spool.rejected()
@@ -325,7 +326,7 @@ def _spool_status(spool: Spool) -> None:
               f"kept in {spool.directory / REJECTED}")  # fmt: skip
     if run_ends:
         print(f"spool: {run_ends} run end(s) waiting in {spool.directory}")
-    if not (pending or rejected or run_ends):
+    if not (pending or rejected or run_ends or quiet_if_empty):
         print(f"spool: nothing waiting in {spool.directory}")
     for folder, database, waiting in spool.elsewhere():
         print(f"spool: {waiting} item(s) waiting in {folder} for {database}")
