@@ -219,12 +219,52 @@ def _is_dialog(el: etree._Element) -> bool:
     return el.tag == "dialog" and el.get("open") is None
 
 
+# React's streamed server rendering: a part rendered late is sent as a hidden
+# segment (<div hidden id="S:1">) that a script call puts in its place:
+# $RC("B:1","S:1") into a boundary's <template id="B:1">, $RS("S:2","P:2")
+# into a placeholder <template id="P:2">. Without the scripts (a saved page),
+# a segment goes to the template of its number, as React numbers them.
+_STREAMED = re.compile(r'\$R([CS])\("([^"]{1,20})","([^"]{1,20})"\)')
+_SEGMENTS = etree.XPath('//div[@hidden][starts-with(@id, "S:")]')
+
+
+def _place_streamed(root: etree._Element) -> None:
+    """Put React's streamed segments where their scripts would: the body of
+    a Next.js page often arrives so, hidden at the end of the page."""
+    segments = {el.get("id"): el for el in _SEGMENTS(root)}
+    if not segments:
+        return
+    slots = {el.get("id"): el for el in root.iter("template") if el.get("id")}
+    moves = {}  # segment id -> slot id
+    for script in root.iter("script"):
+        if "$R" in (text := script.text or ""):
+            for kind, first, second in _STREAMED.findall(text):
+                segment, slot = (second, first) if kind == "C" else (first, second)
+                moves.setdefault(segment, slot)
+    for name in segments:
+        number = name[2:]
+        moves.setdefault(name, f"B:{number}" if f"B:{number}" in slots else f"P:{number}")
+    for segment_id, slot_id in moves.items():
+        segment, slot = segments.get(segment_id), slots.get(slot_id)
+        if segment is None or slot is None or slot.getparent() is None:
+            continue
+        if any(a is segment for a in slot.iterancestors()):
+            continue
+        box = etree.Element("div")
+        box.text, box.tail = segment.text, slot.tail
+        box.extend(list(segment))  # each child with its own tail
+        slot.getparent().replace(slot, box)
+        segment.drop_tree()
+
+
 def _clean(root: etree._Element) -> None:
     """Drop comments, processing instructions, non-content and hidden subtrees.
 
     A hidden subtree holding most of the page's text stays: pages (WeChat
     articles, "read more" layouts) hide their body until a script reveals it.
+    React's streamed segments are first put in their place.
     """
+    _place_streamed(root)
     doomed = []
     hidden = []
     noscripts = []

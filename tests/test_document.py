@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -189,6 +190,22 @@ def test_a_box_a_site_marks_robots_nocontent_is_not_text() -> None:
     page = f"<html><body><div class='story'>{story}</div>{rate}</body></html>"
     text = " ".join(text_lines(as_document(page).body))
     assert "reader came for" in text and "Rate this article" not in text
+
+
+@pytest.mark.parametrize("scripted", [True, False], ids=["scripts", "saved-without-scripts"])
+def test_react_streamed_segments_are_read_where_they_belong(scripted: bool) -> None:
+    """Next.js streams a late part as a hidden segment at the page's end
+    that a script moves into its template: read there, in order."""
+    story = "<p>" + "The story a reader came for, streamed in late. " * 12 + "</p>"
+    script = '<script>$RC("B:0","S:0")</script>' if scripted else ""
+    page = (
+        '<html><body><h1>Index funds</h1><!--$?--><template id="B:0"></template><!--/$-->'
+        "<p>Related: more guides.</p><footer>Site footer</footer>"
+        f'<div hidden id="S:0">{story}</div>{script}</body></html>'
+    )
+    lines = text_lines(as_document(page).body)
+    assert lines[0] == "Index funds" and lines[1].startswith("The story a reader came for")
+    assert lines[2:] == ["Related: more guides.", "Site footer"]
 
 
 def test_ruby_readings_are_not_text() -> None:
