@@ -262,9 +262,7 @@ def _clean(root: etree._Element) -> None:
 
     A hidden subtree holding most of the page's text stays: pages (WeChat
     articles, "read more" layouts) hide their body until a script reveals it.
-    React's streamed segments are first put in their place.
     """
-    _place_streamed(root)
     doomed = []
     hidden = []
     noscripts = []
@@ -545,6 +543,8 @@ class Document:
         ]
         base = root.find(".//base[@href]")
         self.base_href: str | None = base.get("href").strip() if base is not None else None
+        if "<template" in self.text:  # a streamed segment has one to go to
+            _place_streamed(root)
         _clean(root)
         _unchain(root)
         _flatten_deep(root)
