@@ -424,10 +424,12 @@ def drop_doubled_lines(lines: list[str]) -> list[str]:
             j = i
             while lines[j : j + k] == lines[j + k : j + 2 * k] and j + 2 * k <= len(lines):
                 j += 2 * k
-            blocks = {tuple(lines[b : b + k]) for b in range(i, j, 2 * k)}
-            if (j - i) // (2 * k) >= MIN_REPEATED_RUN and len(blocks) > 1:
-                for start in range(i, j, 2 * k):
-                    out.extend(lines[start : start + k])
+            if (j - i) // (2 * k) >= MIN_REPEATED_RUN:
+                if len({tuple(lines[b : b + k]) for b in range(i, j, 2 * k)}) == 1:
+                    out.extend(lines[i:j])  # one line said again and again: kept, whole
+                else:
+                    for start in range(i, j, 2 * k):
+                        out.extend(lines[start : start + k])
                 i = j
                 break
         else:

@@ -534,6 +534,8 @@ def test_extremes_hold_the_budget() -> None:
         seed * 300,  # ~1 MB of one page repeated
         b"<a href=x>" * 50_000,
         b"\x00" * 1_000_000,
+        # 0.5 MB of one paragraph (a log): a copy rule scanned it once per line
+        b"<h1>Log</h1>" + b"<p>Lorem ipsum dolor sit amet, consectetur adipiscing.</p>" * 8_000,
     ]
     for html in cases:
         doc = timed("extremes:as_document", as_document, html)
