@@ -1,7 +1,7 @@
 """Does extraction time grow with the page, or faster? ``extract(html)`` on
 generated pages of one shape at growing sizes, beside lxml's bare parse.
 
-    python -m benchmarks.scaling [--sizes 2000,8000,32000] [--shapes para,zh,...]
+    python -m benchmarks.scaling [--sizes 2000,8000,32000] [--shapes para,zh,...] [--out FILE]
 
 A page of many small parts (paragraphs, table rows, list entries) is where a
 per-part loop over all the other parts hides: it costs nothing on a news page
@@ -17,6 +17,7 @@ import math
 import time
 from collections.abc import Callable
 from datetime import date
+from pathlib import Path
 
 from lxml import html as lxml_html
 
@@ -36,6 +37,8 @@ SHAPES: dict[str, Callable[[int], str]] = {
     "links": lambda n: "<ul>" + "".join(ENTRY.format(i) for i in range(n)) + "</ul>",
     "divs": lambda n: "".join(DIV.format(i % 7, i) for i in range(n)),
     "br": lambda n: "<div>" + "".join(f"line {i} of a long poem<br>" for i in range(n)) + "</div>",
+    # one paragraph again and again (a log, a spam page): copy rules meet it
+    "same": lambda n: PARAGRAPH.format("again") * n,
 }
 
 
@@ -50,9 +53,12 @@ def seconds(fn: Callable[[str], object], html: str) -> float:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(
+        prog="python -m benchmarks.scaling", description=__doc__.splitlines()[0]
+    )
     parser.add_argument("--sizes", default="2000,8000,32000", help="parts per page, a list")
     parser.add_argument("--shapes", default=",".join(SHAPES), help=f"of: {', '.join(SHAPES)}")
+    parser.add_argument("--out", type=Path, default=RESULTS / "scaling.md", help="table file")
     args = parser.parse_args(argv)
     sizes = sorted(int(s) for s in args.sizes.split(","))
     shapes = [s.strip() for s in args.shapes.split(",") if s.strip()]
@@ -80,7 +86,7 @@ def main(argv: list[str] | None = None) -> int:
         "the exponent is 1 for linear growth, 2 for quadratic.", "",
         *rows,
     ])  # fmt: skip
-    publish(text, RESULTS / "scaling.md")
+    publish(text, args.out)
     return 0
 
 
