@@ -98,6 +98,10 @@ _AUTHOR_TEXT = re.compile(
     r"([\u4e00-\u9fff]{2,4}(?:\s*[、&＆\s]\s*[\u4e00-\u9fff]{2,4}){0,3})(?![\u4e00-\u9fff])"
     # A dateline's reporter: 新华社北京12月9日电（记者唐霁）, （记者陈智 整合）.
     r"|[（(]\s*(?:记者|記者)\s*([\u4e00-\u9fff]{2,4})(?=[\s）)、，,])"
+    # ...or a reporter's name straight after the label, closed by a slash, a
+    # dateline's 报道 or the line's end: 记者王小明／北京报道, 本报记者王小明.
+    r"|(?:^\s*|(?<=[报報社台网網\s]))(?:记者|記者)([\u4e00-\u9fff]{2,4}?)"
+    r"(?=\s*[／/|｜]|\s*(?:报道|報導|摄|攝)|\s*$)"
     r"|(?i:作者|author)\s*[|｜:：]\s*([^\s|｜,，;；/()（）]{2,30})"
     r"|^([\u4e00-\u9fff]{2,4})\s*/\s*\S{2,12}$"
     # "By Jane Roe": the names capitalised (case-sensitive: "paid for by the
@@ -107,6 +111,9 @@ _AUTHOR_TEXT = re.compile(
 # Byline labels that a label can run into: never a name.
 _LABELS = frozenset({"责任编辑", "責任編輯", "编辑", "編輯", "记者", "記者", "作者", "来源", "來源",
                      "通讯员", "通訊員", "摄影", "攝影", "原标题"})  # fmt: skip
+# Words a Chinese byline runs on with after its names (a dateline's 报道, the
+# next credit's label).
+_BYLINE_WORDS = re.compile(r"\s*(?:报道|報導|通讯员|通訊員|实习生|實習生|摄影|攝影|编辑|編輯)")
 _ENTITY = re.compile(r"&(?:#\d+|#x[0-9a-f]+|[a-z]+\d*);", re.I)
 _SOCIAL_HANDLE = re.compile(r"^@|^https?://")
 _AUTHOR_NAME_MARK = re.compile(r"author[-_]*name", re.I)
@@ -632,7 +639,11 @@ def _byline_author(lines: list[str]) -> str | None:
     for line in lines:
         for m in _AUTHOR_TEXT.finditer(line[:200]):
             name = next(g for g in m.groups() if g).strip()
-            if name not in _LABELS:  # 作者：责任编辑：张三
+            if name in _LABELS:  # 作者：责任编辑：张三
+                continue
+            # 记者 王小明 报道, 记者 王小明 通讯员 李四: the names end at a word
+            # of the byline's own
+            if name := _BYLINE_WORDS.split(name)[0].strip():
                 return name
     return None
 

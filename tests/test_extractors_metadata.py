@@ -184,6 +184,13 @@ def test_future_meta_date_is_rejected() -> None:
         ("新华社巴黎12月9日电（记者唐霁）法国9日再次爆发全国罢工。", "唐霁"),
         ("执笔/叨叨姐、胡一刀", "叨叨姐、胡一刀"),
         ("By Jane Roe", "Jane Roe"),
+        # A name straight after the label; the byline's own words end it.
+        ("记者王小明／北京报道", "王小明"),
+        ("記者王小明／臺北報導", "王小明"),
+        ("新华社记者王小明", "王小明"),
+        ("本报记者 王小明 报道", "王小明"),
+        ("记者 王小明 通讯员 李四", "王小明"),
+        ("据记者了解，工程将于年底完工。", None),
         # Labels running into words, 文 inside a word, a lowercase "by".
         ("本文原标题：《邮轮母港即将开通》", None),
         ("作者最新文章", None),
