@@ -439,7 +439,9 @@ def cetd(
     target = next_leader(dens, refused) if refused else dens.best[body]
     if target is None:
         return [], body, set()
-    threshold = threshold_of(dens, target, params)
+    # The body as its own leader (a page that is all article): its density
+    # sums its children's, so its own would prune them all.
+    threshold = threshold_of(dens, target, params) if target is not body else 0.0
     skip = set(controls(doc)) if params.controls_as_links else set()
     if params.drop_headline and (head := headline(doc, target)) is not None:
         skip.add(head)

@@ -68,6 +68,15 @@ def test_page_scope_marks_more_than_leader_scope() -> None:
     assert page.text.count("The committee met") == 8
 
 
+def test_a_page_that_is_all_article_is_extracted_whole() -> None:
+    """No navigation to contrast with: the body is its own leader, and its
+    density (the sum of its paragraphs') pruned every paragraph."""
+    text = "of a clean article with nothing around it, long enough to count as text."
+    paras = [f"Paragraph {i} {text} About a hundred and fifty characters." for i in range(5)]
+    page = "<html><body><h1>Simple</h1>" + "".join(f"<p>{p}</p>" for p in paras) + "</body></html>"
+    assert extract(page).text.splitlines() == ["Simple", *paras]
+
+
 def test_unknown_parameter_is_rejected() -> None:
     with pytest.raises(TypeError):
         extract(long_article(), no_such_knob=1)
