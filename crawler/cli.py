@@ -408,15 +408,14 @@ def _not_a_page(data: bytes, content_type: str | None) -> str | None:
     """Why bytes given to `sitesift extract` are no page, or None: binary
     data; a body served as another type (JSON, plain text), as a crawl
     records it; a file or stdin with no tag at all."""
-    from extractors.encoding import BINARY_KINDS, HTML_TYPES, looks_binary, looks_html
+    from extractors.encoding import BINARY_KINDS, looks_binary, served_as_other
 
     if looks_binary(data, content_type):
         kind = next((n for magic, n in BINARY_KINDS.items() if data.startswith(magic)), None)
         return f"not an HTML page: {kind or 'binary data'}"
-    ctype = (content_type or "").split(";")[0].strip().lower()
-    if ctype and ctype not in HTML_TYPES and not (ctype.startswith("text/") and looks_html(data)):
-        return f"not an HTML page: served as {ctype}"
-    if not ctype and data.strip() and not _ANY_TAG.search(data[:65536]):
+    if other := served_as_other(content_type, data):
+        return f"not an HTML page: served as {other}"
+    if not content_type and data.strip() and not _ANY_TAG.search(data[:65536]):
         return "not an HTML page: no markup in it (plain text?)"
     return None
 

@@ -362,8 +362,6 @@ def cmd_schedule(args: argparse.Namespace) -> int:
     from crawler import scheduler as sched
 
     engine, url = open_db(args.db, create=args.action == "add")  # add may start a database
-    if getattr(args, "name", None):  # " news " is the job add stored as "news"
-        args.name = args.name.strip() or args.name
     try:
         if args.action == "add":
             try:
@@ -394,7 +392,7 @@ def cmd_schedule(args: argparse.Namespace) -> int:
                       f"{shlex.join(job.crawl_args)}".rstrip("\t"))  # fmt: skip
         elif args.action == "remove":
             sched.remove_job(engine, args.name)
-            print(f"removed {args.name}")
+            print(f"removed {args.name.strip()}")
         elif args.action == "run-now":
             code, stopped = sched.run_now(engine, url, args.name)
             if stopped:

@@ -174,6 +174,7 @@ def list_jobs(engine: Engine) -> list[Job]:
 
 
 def remove_job(engine: Engine, name: str) -> None:
+    name = name.strip()  # as add_job stored it
     with engine.begin() as conn:
         if not conn.execute(delete(scheduled_jobs).where(scheduled_jobs.c.name == name)).rowcount:
             raise ScheduleError(f"no job named {name!r}")
@@ -360,7 +361,8 @@ def finish(engine: Engine, running: Running, code: int) -> int | None:
 def run_now(engine: Engine, db_url: str, name: str, lease: float = 60.0) -> tuple[int, bool]:
     """Run a job in the foreground now: its exit status, and whether Ctrl-C
     stopped it. Refused while it runs."""
-    return Scheduler(engine, db_url, tick=min(lease / 3, 2.0), lease=lease).run_job(name)
+    loop = Scheduler(engine, db_url, tick=min(lease / 3, 2.0), lease=lease)
+    return loop.run_job(name.strip())  # as add_job stored it
 
 
 def _running_host(engine: Engine, name: str) -> str | None:

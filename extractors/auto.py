@@ -45,13 +45,12 @@ from .document import (
     as_document,
     marks,
     text_lines,
-    text_pieces,
 )
 from .layout import check_reference
 from .listing import to_record
 from .markup import body_container
 from .metadata import declared_body, extract_metadata
-from .pagination import next_page
+from .pagination import in_series, next_page
 from .params import resolve_params
 from .posts import post_lines, thread_posts
 from .recipe import missing_ingredients
@@ -453,20 +452,6 @@ def _teaser_entries(node: Any, url: str | None, p: Params) -> list[Any]:
     ]
 
 
-_PAGER_WORDS = re.compile(
-    r"^(?:next|prev|previous|next page|previous page|older|newer|[«»‹›]|上一页|下一页|上页|下页)$",
-    re.I,
-)
-
-
-def _paged(doc: Document) -> bool:
-    """Whether the page is one of a series: a rel=prev/next link, or a link
-    worded as one."""
-    if any({"prev", "previous", "next"} & set(rel.split()) for rel, _ in doc.links):
-        return True
-    return any(_PAGER_WORDS.match("".join(text_pieces(a)).strip()) for a in doc.body.iter("a"))
-
-
 def _linked_share(listed: Result) -> float:
     return sum(1 for r in listed.records if r.url) / len(listed.records)
 
@@ -799,7 +784,7 @@ def _route(
     # last page of a paginated list); one is, when the model says so.
     main = results[consensus[0]].node if consensus[0] else None
     if cls.page_type is PageType.ARTICLE and p.teaser_list_entries:
-        least = 1 if p.teaser_alone_when_paged and _paged(doc) else p.teaser_list_entries
+        least = 1 if p.teaser_alone_when_paged and in_series(doc) else p.teaser_list_entries
         if listed := _teaser_list(doc, url, main, cls, least, p):
             return listed
     if cls.page_type is PageType.OTHER or chosen is None:

@@ -287,6 +287,15 @@ def looks_html(head: bytes) -> bool:
     return any(tag in sample for tag in _PAGE_TAGS)
 
 
+def served_as_other(content_type: str | None, head: bytes) -> str | None:
+    """The media type of a body its Content-Type says is no page (JSON, a
+    PDF; a ``text/*`` body that opens as a page is one), else None."""
+    ctype = (content_type or "").split(";")[0].strip().lower()
+    if ctype and ctype not in HTML_TYPES and not (ctype.startswith("text/") and looks_html(head)):
+        return ctype
+    return None
+
+
 def looks_binary(head: bytes, content_type: str | None = None) -> bool:
     """Whether the first bytes of a body are a binary file rather than text
     (where a stray NUL is no proof): a known binary signature, or more

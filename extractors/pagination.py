@@ -25,7 +25,7 @@ from lxml import etree
 
 from .document import Document, absolute_url, text_content
 
-__all__ = ["Params", "next_page", "page_step"]
+__all__ = ["Params", "in_series", "next_page", "page_step"]
 
 
 MAX_PAGES = 50
@@ -39,6 +39,12 @@ class Params:
     next_words: frozenset[str] = frozenset(
         {"下一页", "下页", "下一頁", "下頁", "后一页", "後一頁", "next", "nextpage", "next›",
          "next»", "next>", "next>>", "›", "»", ">", ">>", "→", "次へ", "次のページ", "다음"}
+    )  # fmt: skip
+    # ...and of the other pages of a series (the one before, older, newer):
+    # with the above, what tells a page of a series.
+    series_words: frozenset[str] = frozenset(
+        {"上一页", "上页", "上一頁", "上頁", "prev", "previous", "previouspage", "‹", "«",
+         "older", "newer"}
     )  # fmt: skip
 
 
@@ -101,6 +107,16 @@ def next_page(doc: Document, url: str | None = None, params: Params | None = Non
     return None
 
 
+def in_series(doc: Document, params: Params | None = None) -> bool:
+    """Whether the page is one of a series: a rel=prev/next link, or a link
+    worded as a pager (the last page of a paginated list has only "prev")."""
+    p = params or Params()
+    if any({"prev", "previous", "next"} & set(rel.split()) for rel, _ in doc.links):
+        return True
+    words = p.next_words | p.series_words
+    return any(_label(a) in words for a in doc.body.iter("a"))
+
+
 def _links(doc: Document) -> Iterator[tuple[str | None, etree._Element | None]]:
     """The ``rel=next`` links (no label needed), then every anchor."""
     for rel, href in doc.links:
@@ -110,8 +126,14 @@ def _links(doc: Document) -> Iterator[tuple[str | None, etree._Element | None]]:
         yield a.get("href"), a
 
 
+def _label(a: etree._Element) -> str:
+    """A link's words, lower case, whitespace removed (its title or ARIA
+    label when it shows none)."""
+    label = text_content(a) or a.get("title") or a.get("aria-label") or ""
+    return "".join(label.split()).lower()
+
+
 def _pager(a: etree._Element, p: Params) -> bool:
     """A pager word, or a page number ("2" on the first page)."""
-    label = text_content(a) or a.get("title") or a.get("aria-label") or ""
-    text = "".join(label.split()).lower()
+    text = _label(a)
     return text in p.next_words or (text.isdigit() and len(text) <= 3)

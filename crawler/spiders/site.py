@@ -52,7 +52,7 @@ from crawler.traps import TrapGuard, TrapParams
 from crawler.urlgroups import URLGrouper
 from crawler.urls import canonicalize_url, host_of
 from extractors.document import Document
-from extractors.encoding import HTML_TYPES, SNIFF_BYTES, looks_binary, looks_html
+from extractors.encoding import SNIFF_BYTES, looks_binary, looks_html, served_as_other
 from pipelines.history import (
     NOT_MODIFIED,
     KnownPage,
@@ -674,17 +674,12 @@ class SiteSpider(Spider):
     @staticmethod
     def _not_a_page(response: Response, content_type: str | None) -> str | None:
         """Why a response is not an HTML page, or None if it is one."""
-        ctype = (content_type or "").split(";")[0].strip().lower()
         head = response.body[:SNIFF_BYTES]
-        if (
-            ctype
-            and ctype not in HTML_TYPES
-            and not (ctype.startswith("text/") and looks_html(head))
-        ):
-            return f"not HTML ({ctype})"  # a PDF's body is not even fetched
+        if other := served_as_other(content_type, head):
+            return f"not HTML ({other})"  # a PDF's body is not even fetched
         if not head.strip() and not response.body.strip():
             return "empty response (no content)"
-        if not ctype and not looks_html(head):
+        if not (content_type or "").split(";")[0].strip() and not looks_html(head):
             return "not HTML (no content type, no markup)"
         if looks_binary(head, content_type):
             return "binary content served as HTML"
