@@ -571,8 +571,7 @@ class SharedState:
     """What the workers of one crawl must agree on, kept in Redis: the pages
     scheduled per site (the page cap and the seen check), a URL group's page
     type, its reference pages for layout similarity, the per-group
-    screenshot counts and the trap guard's pages per URL pattern. A local
-    cache spares Redis the repeated seen checks."""
+    screenshot counts and the trap guard's pages per URL pattern."""
 
     # Shared entries outlive an idle crawl for this long (seconds).
     ttl = 7 * 86400
@@ -580,7 +579,6 @@ class SharedState:
     def __init__(self, server: redis.Redis, keys: Keys) -> None:
         self.server = server
         self.keys = keys
-        self.local_seen: set[str] = set()
         self.claim = server.register_script(_CLAIM)
         self.admit = server.register_script(_ADMIT)
         self.near = server.register_script(_CLAIM_NEAR)
@@ -589,9 +587,6 @@ class SharedState:
 
     def add_seen(self, host: str, url: str) -> bool:
         """True when ``url`` is new to the whole crawl (a claim: safe to retry)."""
-        if url in self.local_seen:
-            return False
-        self.local_seen.add(url)
         return bool(self.claim(keys=[self.keys.seen(host)], args=[url, claim_token()]))
 
     def add_reclaimed(self, host: str, url: str) -> bool:

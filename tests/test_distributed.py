@@ -322,18 +322,21 @@ def test_two_workers_extract_as_one_process_does(
     assert sum(scores) / len(scores) >= 0.95
 
 
-@pytest.mark.parametrize("home_stored", [False, True], ids=["home-unstored", "home-stored"])
+@pytest.mark.parametrize("case", ["home-unstored", "home-stored", "links-met-first"])
 def test_links_claimed_by_a_worker_that_died_before_queueing_them_are_not_lost(
-    tmp_path: Path, db_url: str, redis_url: str, crawl_id: str, home_stored: bool
+    tmp_path: Path, db_url: str, redis_url: str, crawl_id: str, case: str
 ) -> None:
     """A worker died after claiming the home page's links (seen set and
     dupefilter) but before queueing them, with the home page in flight. The
     next worker takes the home page over and follows its links past those
     claims: the whole site is stored. (The race that lost a section of the
-    site in a killed-worker run, made deterministic.) With ``home_stored``
+    site in a killed-worker run, made deterministic.) With ``home-stored``
     the home page is in the database too, as when a worker that gave up on
     Redis flushed it but could not clear its in-flight entry: the refetch
-    finds it unchanged and must still follow its links past the claims."""
+    finds it unchanged and must still follow its links past the claims.
+    With ``links-met-first`` a page the dead worker had queued is fetched
+    first and meets the same links, claimed by the dead worker: the claims
+    it lost must not count as this worker having the links."""
     import pickle
     import urllib.request
 
@@ -358,16 +361,21 @@ def test_links_claimed_by_a_worker_that_died_before_queueing_them_are_not_lost(
             server.hset(keys.dupefilter, fingerprints.request_fingerprint(Request(url)), "dead:1")
         # In flight: the home page and the first sections, which all link
         # the same sections (each is to be fetched once, not once per page).
-        sections = sorted(u for u in claimed if u != canonicalize_url(home))[:3]
+        sections = sorted(u for u in claimed if u != canonicalize_url(home))[:4]
         server.sadd(keys.workers, dead)  # no heartbeat: it is dead
-        for n, url in enumerate([home, *sections], 1):
-            entry = Request(url, meta={"sitesift_site": host, "sitesift_depth": int(n > 1),
-                                       "download_slot": host}).to_dict()  # fmt: skip
-            entry |= {"callback": "parse", "errback": "fetch_failed"}
-            server.hset(keys.inflight(dead), str(n), pickle.dumps(entry, protocol=-1))
+
+        def entry(url: str, depth: int) -> bytes:
+            request = Request(url, meta={"sitesift_site": host, "sitesift_depth": depth,
+                                         "download_slot": host}).to_dict()  # fmt: skip
+            return pickle.dumps(request | {"callback": "parse", "errback": "fetch_failed"}, -1)
+
+        for n, url in enumerate([home, *sections[:3]], 1):
+            server.hset(keys.inflight(dead), str(n), entry(url, int(n > 1)))
+        if case == "links-met-first":  # queued: fetched before the in-flight pages come back
+            server.zadd(keys.queue, {entry(sections[3], 1): 0})
 
         sites = tmp_path / "sites.txt"
-        if home_stored:  # the home page alone, stored by a plain crawl
+        if case == "home-stored":  # the home page alone, stored by a plain crawl
             sites.write_text(f"{home} max_pages=1\n")
             first = subprocess.run([sys.executable, "-m", "crawler.cli", "crawl", str(sites),
                                     "--db", db_url, *FAST], capture_output=True, text=True,

@@ -106,6 +106,10 @@ class SiteSpider(Spider):
         # Pages scheduled per site, against its page cap: a redirect's target
         # is seen (never fetched again) but not a second page.
         self.scheduled: dict[str, int] = dict.fromkeys(self.seen, 0)
+        # Distributed: the URLs this worker fetched or won the crawl-wide
+        # claim of. A URL seen here may be another worker's claim, never
+        # queued if that worker died.
+        self.ours: set[str] = set()
         self.aux: set[str] = set()  # robots.txt, sitemaps, feeds: requested, not pages
         self.trapped: set[str] = set()
         self.traps = TrapGuard()
@@ -193,12 +197,12 @@ class SiteSpider(Spider):
         ``reclaim``: a link of a page taken over from a dead distributed
         worker, which may have claimed it without queueing it: requested
         even when the crawl-wide claim says seen (a few refetches, nothing
-        lost), once: not when this worker has it, nor after another worker
-        took it over (every page of a site links its sections).
+        lost), once: not when this worker has it, nor after another
+        worker took it over (every page of a site links its sections).
         """
         if not spec.in_scope(url) or url in self.trapped or url in self.aux:
             return None
-        if reclaim and (url in self.seen[spec.host] or not self._reclaimed(spec, url)):
+        if reclaim and (url in self.ours or not self._reclaimed(spec, url)):
             reclaim = False
         if url in self.seen[spec.host] and not reclaim:
             return None
@@ -253,7 +257,12 @@ class SiteSpider(Spider):
         if url not in self.seen[spec.host]:
             self.scheduled[spec.host] += page
             self.seen[spec.host].add(url)
-        return self.shared is None or self.shared.add_seen(spec.host, url)
+        if self.shared is None:
+            return True
+        if url in self.ours or not self.shared.add_seen(spec.host, url):
+            return False
+        self.ours.add(url)
+        return True
 
     def _validators(self, url: str) -> dict[str, str]:
         """Conditional-request headers from the stored copy of a page."""
@@ -560,6 +569,7 @@ class SiteSpider(Spider):
         final = canonicalize_url(response.url)
         if final:
             self.seen[spec.host].add(final)
+            self.ours.add(final)
         # A page taken over from a dead worker: its links may be claimed
         # (seen set, dupefilter) but were never queued, so follow them past
         # those claims, whether the page is new, changed or unchanged.
