@@ -395,11 +395,12 @@ def cmd_schedule(args: argparse.Namespace) -> int:
             print(f"removed {args.name.strip()}")
         elif args.action == "run-now":
             code, stopped = sched.run_now(engine, url, args.name)
+            name = args.name.strip()  # as the job was stored
             if stopped:
-                print(f"sitesift: run-now stopped (Ctrl-C); the crawl of {args.name} ended with "
+                print(f"sitesift: run-now stopped (Ctrl-C); the crawl of {name} ended with "
                       f"status {code}, its end recorded", file=sys.stderr)  # fmt: skip
             else:
-                print(f"{args.name}: crawl exited with status {code}")
+                print(f"{name}: crawl exited with status {code}")
             return EXIT_OK if code == 0 else EXIT_FAILED
     except sched.ScheduleError as exc:
         raise _cli_error(str(exc)) from None

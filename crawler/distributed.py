@@ -78,7 +78,7 @@ PREFIX = "sitesift"
 # claimed the page's links (seen set, dupefilter) and died before queueing
 # them: the spider follows a recovered page's links past those claims.
 RECOVERED = "sitesift_recovered"
-SITE_META = "sitesift_site"  # a request's site (the spider's SITE)
+SITE_META = "sitesift_site"  # a request's site: the host of its SiteSpec
 T = TypeVar("T")
 
 # -- Redis outages -----------------------------------------------------------------------

@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from croniter import CroniterError, croniter
-from sqlalchemy import Engine, and_, delete, insert, or_, select, update
+from sqlalchemy import Connection, Engine, and_, delete, insert, or_, select, update
 
 from pipelines.schema import as_utc, crawl_runs, scheduled_jobs, utcnow
 
@@ -288,17 +288,22 @@ def not_started(engine: Engine, job: Job, error: OSError) -> int:
     its next period; returns the run id."""
     now = utcnow()
     reason = f"failed: not started: {error.strerror or error}"
-    reason = reason[: crawl_runs.c.finish_reason.type.length]
     with engine.begin() as conn:
-        run_id = conn.execute(
-            insert(crawl_runs).values(spider="site", sites_file=job.sites_file, job=job.name,
-                                      started_at=now, finished_at=now, finish_reason=reason)
-        ).inserted_primary_key[0]  # fmt: skip
+        run_id = _failed_run(conn, job, now, reason)
     _set(engine, job.name, running_pid=None, running_host=None, lease_until=None,
          last_run_at=now, last_exit=None, last_run_id=run_id,
          next_run_at=next_run(job.cron, job.every_seconds, now))  # fmt: skip
     logger.error("job %s: crawl not started: %s", job.name, error)
     return run_id
+
+
+def _failed_run(conn: Connection, job: Job, started: datetime, reason: str) -> int:
+    """Record a run of ``job`` that failed before the crawl recorded itself."""
+    reason = reason[: crawl_runs.c.finish_reason.type.length]
+    return conn.execute(
+        insert(crawl_runs).values(spider="site", sites_file=job.sites_file, job=job.name,
+                                  started_at=started, finished_at=utcnow(), finish_reason=reason)
+    ).inserted_primary_key[0]  # fmt: skip
 
 
 def _error_line(errors: IO[bytes] | None) -> str | None:
@@ -333,16 +338,7 @@ def finish(engine: Engine, running: Running, code: int) -> int | None:
             .limit(1)
         ).scalar()
         if run_id is None:  # the crawl died before it could record itself
-            run_id = conn.execute(
-                insert(crawl_runs).values(
-                    spider="site",
-                    sites_file=running.job.sites_file,
-                    job=name,
-                    started_at=running.started,
-                    finished_at=utcnow(),
-                    finish_reason=failed,
-                )  # fmt: skip
-            ).inserted_primary_key[0]
+            run_id = _failed_run(conn, running.job, running.started, failed)
         elif code != 0:
             conn.execute(
                 update(crawl_runs)

@@ -65,7 +65,6 @@ from pipelines.schema import DatabaseError, connect, utcnow
 
 logger = logging.getLogger(__name__)
 
-SITE = SITE_META
 DEPTH = "sitesift_depth"
 REFERER = "sitesift_referer"
 ASKED = "sitesift_asked_url"  # the URL a page was first asked for, before redirects
@@ -173,7 +172,7 @@ class SiteSpider(Spider):
     # -- requests ------------------------------------------------------------------
 
     def _meta(self, spec: SiteSpec, depth: int, referer: str | None = None) -> dict[str, Any]:
-        meta: dict[str, Any] = {"download_slot": spec.host, SITE: spec.host, DEPTH: depth}
+        meta: dict[str, Any] = {"download_slot": spec.host, SITE_META: spec.host, DEPTH: depth}
         if referer:
             meta[REFERER] = referer
         floor = self.delay_floor.get(spec.host)
@@ -381,7 +380,7 @@ class SiteSpider(Spider):
     # -- robots, sitemaps, feeds -----------------------------------------------------
 
     def parse_robots(self, response: Response) -> Iterator[Request | PageItem]:
-        spec = self.by_host[response.meta[SITE]]
+        spec = self.by_host[response.meta[SITE_META]]
         self._share_robots(spec, response.body)
         sitemaps: list[str] = []
         if response.status == 200:
@@ -397,7 +396,7 @@ class SiteSpider(Spider):
         yield from self._site_entries(spec, sitemaps)
 
     def robots_failed(self, failure: Failure) -> Iterator[Request | PageItem]:
-        spec = self.by_host[failure.request.meta[SITE]]
+        spec = self.by_host[failure.request.meta[SITE_META]]
         self._share_robots(spec, None)
         yield from self._site_entries(spec, [])
 
@@ -452,7 +451,7 @@ class SiteSpider(Spider):
         yield Request(url, callback=callback, errback=self.aux_failed, meta=meta, priority=50)
 
     def parse_sitemap(self, response: Response) -> Iterator[Request | PageItem]:
-        spec = self.by_host[response.meta[SITE]]
+        spec = self.by_host[response.meta[SITE_META]]
         if response.status != 200:
             return
         body = response.body
@@ -480,7 +479,7 @@ class SiteSpider(Spider):
                     yield request
 
     def parse_feed(self, response: Response) -> Iterator[Request | PageItem]:
-        spec = self.by_host[response.meta[SITE]]
+        spec = self.by_host[response.meta[SITE_META]]
         if response.status != 200:
             return
         try:
@@ -522,7 +521,7 @@ class SiteSpider(Spider):
         page's redirect must stay in its site's scope, or it is recorded as
         offsite without contacting the target (robots.txt, sitemaps and feeds
         may live elsewhere)."""
-        spec = self.by_host.get(request.meta.get(SITE, ""))
+        spec = self.by_host.get(request.meta.get(SITE_META, ""))
         if spec is None or request.callback != self.parse:
             return True
         final = canonicalize_url(url)
@@ -535,7 +534,7 @@ class SiteSpider(Spider):
         a link to it found later is not fetched again. A page taken over from
         a dead worker follows past the claims (the dead worker's hop may
         never have been stored)."""
-        spec = self.by_host.get(request.meta.get(SITE, ""))
+        spec = self.by_host.get(request.meta.get(SITE_META, ""))
         final = canonicalize_url(url)
         if spec is None or request.callback != self.parse or final is None:
             return True
@@ -564,7 +563,7 @@ class SiteSpider(Spider):
         )
 
     def parse(self, response: Response) -> Iterator[PageItem | Request]:
-        spec = self.by_host[response.meta[SITE]]
+        spec = self.by_host[response.meta[SITE_META]]
         item = self._item(response, spec)
         final = canonicalize_url(response.url)
         if final:
@@ -697,7 +696,7 @@ class SiteSpider(Spider):
 
     def fetch_failed(self, failure: Failure) -> Iterator[PageItem]:
         request = failure.request
-        spec = self.by_host[request.meta[SITE]]
+        spec = self.by_host[request.meta[SITE_META]]
         outcome, reason = describe_failure(failure, self.settings)
         self.crawler.stats.inc_value(f"sitesift/pages/{outcome}")
         yield PageItem(
