@@ -12,7 +12,8 @@ and is not used here.
 Truth entries. A truth line is an *entry* when it is a record's headline: its
 tokens (:func:`benchmarks.metrics.shingle_tokens`: lower-cased ``\\w+``, each
 CJK ideograph alone) are a run of some link's text on the page starting at
-one of its first 4 tokens after a lead that is not itself a truth line (a
+one of its first 4 tokens (the link's text pieces joined, or apart: two
+spans may be shown as one word or as two) after a lead that is not itself a truth line (a
 card link wrapping badge + title + snippet: "On Sale: Title ..."; the
 snippet after a title line is no entry) or start with some link's
 text of at least two tokens ("Title: snippet"). Not entries: lines of one
@@ -104,9 +105,11 @@ def _link_texts(html: str) -> set[tuple[str, ...]]:
         return set()
     out: set[tuple[str, ...]] = set()
     for a in tree.iter("a"):
-        toks = tuple(metrics.shingle_tokens(a.text_content()))
-        if toks:
-            out.add(toks)
+        # Its pieces run together and apart: <span>HOKA</span><span>Clifton
+        # 10</span> is shown as two words when the spans are blocks.
+        for text in (a.text_content(), " ".join(a.itertext())):
+            if toks := tuple(metrics.shingle_tokens(text)):
+                out.add(toks)
     return out
 
 
