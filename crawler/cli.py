@@ -776,10 +776,27 @@ def _run_workers(
         if feeds:
             _join_feeds(feeds, args.workers)
     print(f"sitesift: workers exited with {codes}", file=sys.stderr)
+    _print_totals(redis_url, crawl_id, [child.pid for child in children])
     if presses:
         print(f"sitesift: stopped early (Ctrl-C): run the same command again to go on; crawl "
               f"{crawl_id} keeps its frontier in Redis", file=sys.stderr)  # fmt: skip
     return max(codes)
+
+
+def _print_totals(redis_url: str, crawl_id: str, pids: list[int]) -> None:
+    """One line of the workers' counts together (each printed its own)."""
+    import redis
+
+    from crawler.distributed import workers_totals
+
+    try:
+        totals = workers_totals(redis_url, crawl_id, pids)
+    except redis.RedisError as exc:
+        print(f"sitesift: the workers' counts are in Redis, not reachable: {exc}",
+              file=sys.stderr)  # fmt: skip
+        return
+    print(f"sitesift: {len(pids)} workers together: fetched {totals['fetched']}, stored "
+          f"{totals['stored']}, failed {totals['failed']}", file=sys.stderr)  # fmt: skip
 
 
 # Options whose value may start with "-": a command line of its own, and a

@@ -801,3 +801,17 @@ def crawl_status(redis_url: str) -> list[dict[str, Any]]:
             }
         )
     return report
+
+
+def workers_totals(redis_url: str, crawl: str, pids: Iterable[int]) -> dict[str, int]:
+    """The counts of this machine's workers ``pids`` in ``crawl``, summed
+    (each worker records its own at every heartbeat and when it closes)."""
+    server = redis.Redis.from_url(redis_url, decode_responses=True)
+    keys, host = Keys(crawl), socket.gethostname()
+    totals = {"fetched": 0, "stored": 0, "failed": 0}
+    for pid in pids:
+        for key in server.scan_iter(keys.stats(f"{host}-{pid}-*")):
+            record = json.loads(server.get(key) or "{}")
+            for name in totals:
+                totals[name] += int(record.get(name, 0))
+    return totals

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -94,6 +95,12 @@ def test_workers_share_one_frontier(
     )  # fmt: skip
     done = subprocess.run(cmd, capture_output=True, text=True, timeout=600, cwd=tmp_path)
     assert done.returncode == 0, done.stderr[-3000:]
+    # one line of their counts together (fetched: robots.txt and sitemaps too)
+    together = re.search(r"(\d+) workers together: fetched (\d+), stored (\d+), failed (\d+)",
+                         done.stderr)  # fmt: skip
+    assert together, done.stderr[-2000:]
+    assert int(together[1]) == workers and int(together[2]) >= len(expected_paths())
+    assert (int(together[3]), int(together[4])) == (len(expected_paths()), 0)
     # every worker wrote a file of its own, joined into the one asked for:
     # not N processes overwriting one file (half lines, items lost)
     items = [json.loads(line) for line in feed.read_text().splitlines()]
