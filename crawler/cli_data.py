@@ -216,7 +216,7 @@ def _format_from(output: str) -> str | None:
 
 def cmd_status(args: argparse.Namespace) -> int:
     from crawler.scheduler import list_jobs
-    from pipelines.schema import articles, crawl_runs, pages
+    from pipelines.schema import articles, crawl_runs, list_records, pages, screenshots
     from pipelines.spool import Spool
 
     if args.redis:
@@ -242,6 +242,10 @@ def cmd_status(args: argparse.Namespace) -> int:
                 .select_from(articles)
                 .where(articles.c.duplicate_of.is_not(None))
             ).scalar_one()
+            n_records, n_shots = (
+                conn.execute(select(func.count()).select_from(table)).scalar_one()
+                for table in (list_records, screenshots)
+            )
             runs = conn.execute(select(crawl_runs).order_by(crawl_runs.c.id.desc()).limit(5)).all()
             jobs = list_jobs(engine)
             failures = _recent_failures(conn, args.failures) if args.failures else []
@@ -256,6 +260,8 @@ def cmd_status(args: argparse.Namespace) -> int:
     for site, counts in sorted(by_site.items()):
         print(f"  {site}: " + ", ".join(f"{n} {o}" for o, n in sorted(counts.items())))
     print(f"articles: {n_articles} ({dups} linked to an original as duplicates)")
+    print(f"list records: {n_records}")
+    print(f"screenshots: {n_shots}")
     print("recent runs:")
     for run in runs:
         reason = run.finish_reason or "running or interrupted"

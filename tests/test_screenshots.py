@@ -286,6 +286,11 @@ def test_every_page_is_photographed_and_stored_by_hash(browser_crawl: dict) -> N
     # the folder says which database stores in it (prune-screenshots reads it)
     db = f"sqlite:///{browser_crawl['shots'].parent / 'c.db'}"
     assert ScreenshotStore(browser_crawl["shots"]).owners() == {database_key(db)}
+    # and status counts them (pages that look alike share one)
+    status = subprocess.run([sys.executable, "-m", "crawler.cli", "status", "--db", db],
+                            capture_output=True, text=True, timeout=60, cwd=ROOT)  # fmt: skip
+    distinct = {items[name]["screenshot"]["sha256"] for name in ok - {"hang.html"}}
+    assert f"\nscreenshots: {len(distinct)}\n" in status.stdout, status.stdout
 
 
 def test_tall_page_height_is_bounded(browser_crawl: dict) -> None:
