@@ -36,6 +36,7 @@ form when the copy beside it has fewer words. Record and benchmark:
 
 from __future__ import annotations
 
+import itertools
 import math
 import re
 from collections import Counter
@@ -119,7 +120,11 @@ class Params:
     # every member is followed by the same run of at most this many
     # non-member siblings of one pattern (tag and class), the run belongs to
     # the record. 0 = off. Not in the seed (its records are single
-    # elements). Tried 0 / 1 / 2 / 3 on the wcxb-dev tune half.
+    # elements). Tried 0 / 1 / 2 / 3 on the wcxb-dev tune half. When the
+    # last member has no such run but the first has one before it, the
+    # runs lead the records (h2 + div, h2 + div): each record is its run
+    # and itself, titled and linked by the run when it has no heading or
+    # link of its own.
     max_followers: int = 2
     # A chosen record that is itself a list (a letter or category section
     # holding a run of two or more linked entries) is replaced by its
@@ -664,14 +669,20 @@ def to_record(
     base: str | None,
     params: Params | None = None,
     followers: list[etree._Element] | None = None,
+    leaders: list[etree._Element] | None = None,
 ) -> Record:
     """A Record with the entry's text, title, absolute link and ISO date;
-    ``followers`` are siblings after ``el`` that belong to the record."""
+    ``leaders`` and ``followers`` are siblings before and after ``el`` that
+    belong to the record."""
     text = record_text(el, params)
-    if followers:
-        text = collapse_ws(" ".join([text, *(record_text(f, params) for f in followers)]))
+    if followers or leaders:
+        parts = [*(leaders or ()), el, *(followers or ())]
+        text = collapse_ws(" ".join(record_text(part, params) for part in parts))
     link = _main_link(doc, el)
     heading = _heading(el)
+    for lead in leaders or ():
+        link = link if link is not None else _main_link(doc, lead)
+        heading = heading if heading is not None else _heading(lead)
     title_el = heading if heading is not None else link
     title = collapse_ws(clean_text(_flat_text(title_el))) if title_el is not None else None
     url = None
@@ -685,17 +696,40 @@ def to_record(
 _DEFAULT = Params()
 
 
-def _followers(elements: list[etree._Element], limit: int) -> list[list[etree._Element]]:
-    """For each record, the siblings after it that belong to it (see
-    ``Params.max_followers``): only when all records are children of one
-    parent and every gap between two records is the same run of one to
-    ``limit`` non-record elements (same tags and classes in each gap)."""
-    none: list[list[etree._Element]] = [[] for _ in elements]
+Runs = list[list[etree._Element]]
+
+
+def _companions(elements: list[etree._Element], limit: int) -> tuple[Runs, Runs]:
+    """For each record, the siblings before it and those after it that belong
+    to it (see ``Params.max_followers``), found among the records of each
+    parent in turn (a list laid out in columns). A heading of one class
+    right before each record, which has none inside it, is its title."""
+    if limit and len(elements) > 1:
+        heads = [next(el.itersiblings(etree.Element, preceding=True), None) for el in elements]
+        if all(h is not None and h.tag in HEADING_TAGS for h in heads) and (
+            len({class_key(h.get("class") or "") for h in heads}) == 1
+            and all(_heading(el) is None for el in elements)
+        ):
+            return [[h] for h in heads], [[] for _ in elements]
+    leaders: Runs = []
+    followers: Runs = []
+    for _, children in itertools.groupby(elements, key=lambda e: e.getparent()):
+        before, after = _companions_of_children(list(children), limit)
+        leaders += before
+        followers += after
+    return leaders, followers
+
+
+def _companions_of_children(elements: list[etree._Element], limit: int) -> tuple[Runs, Runs]:
+    """:func:`_companions` of records that are children of one parent: when
+    every gap between two of them is the same run of one to ``limit``
+    non-record elements (same tags and classes in each gap)."""
+    none: Runs = [[] for _ in elements]
     if not limit or len(elements) < 2:
-        return none
+        return none, none
     parent = elements[0].getparent()
     if parent is None or any(e.getparent() is not parent for e in elements):
-        return none
+        return none, none
     members = set(elements)
     runs: list[list[etree._Element]] = []
     for el in elements:
@@ -708,11 +742,18 @@ def _followers(elements: list[etree._Element], limit: int) -> list[list[etree._E
         runs.append(run)
     pattern = _shape(runs[0])
     if not pattern or len(pattern) > limit:
-        return none
+        return none, none
     if any(_shape(run) != pattern for run in runs[:-1]):
-        return none
+        return none, none
     last = runs[-1][: len(pattern)]
-    return [*runs[:-1], last if _shape(last) == pattern else []]
+    if _shape(last) == pattern:
+        return none, [*runs[:-1], last]
+    # None after the last record but one before the first: the runs lead.
+    before = list(elements[0].itersiblings(etree.Element, preceding=True))
+    first = before[: len(pattern)][::-1]
+    if _shape(first) == pattern:
+        return [first, *runs[:-1]], none
+    return none, [*runs[:-1], []]
 
 
 def _shape(run: list[etree._Element]) -> list[tuple[str, str]]:
@@ -734,8 +775,11 @@ def extract(
     if not elements:
         return result
     base = url or doc.url
-    runs = _followers(elements, p.max_followers)
-    records = [to_record(doc, el, base, p, extra) for el, extra in zip(elements, runs, strict=True)]
+    leaders, followers = _companions(elements, p.max_followers)
+    records = [
+        to_record(doc, el, base, p, after, before)
+        for el, before, after in zip(elements, leaders, followers, strict=True)
+    ]
     result.records = _distinct(records) if p.drop_copies else [r for r in records if r.text]
     result.text = "\n".join(r.text for r in result.records)
     result.node = _common_parent(elements)

@@ -372,6 +372,29 @@ def test_record_as_a_run_of_siblings_takes_its_summary() -> None:
     assert titles and all("What changed" not in t for t in titles)
 
 
+def test_a_heading_before_each_record_is_its_title() -> None:
+    """Headline, then the story's box (whose one link is "Full Story"), in
+    two columns, one broken by an item of another shape: each record is its
+    headline and its box, titled by the headline."""
+
+    def story(i: int) -> str:
+        return (f"<h2 class='Headline'>Kernel story number {i}</h2><div class='Blurb'>"
+                f"[Kernel] Posted Mar {i + 1}, 2026 by editor. What happened to the "
+                f"memory manager this week, in some detail. "
+                f"<a href='/Articles/{i}/'>Full Story (comments: {i})</a></div>")  # fmt: skip
+
+    odd = "<h2 class='Headline'>Weekly edition</h2><p>The weekly edition is out.</p>"
+    left = "".join(story(i) for i in range(3)) + odd + "".join(story(i) for i in range(3, 6))
+    right = "".join(story(i) for i in range(6, 10))
+    body = f"<div class='left'>{left}</div><div class='right'>{right}</div>"
+    result = extract(_page(MENU + body), url="https://e.com/")
+    assert len(result.records) == 10
+    for i, record in enumerate(result.records):
+        assert record.title == f"Kernel story number {i}"
+        assert record.text.startswith(f"Kernel story number {i} [Kernel] Posted"), record.text
+        assert record.url == f"https://e.com/Articles/{i}/"
+
+
 def test_linked_entries_beat_paragraphs_without_links() -> None:
     card = "<li class='card'><a href='/p/{i}'>Oak dining chair model {i}</a> <b>$12{i}</b></li>"
     faq = (
