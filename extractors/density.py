@@ -165,9 +165,10 @@ def plain_density(chars: int, tags: int) -> float:
 
 
 def body_elements(doc: Document) -> list[etree._Element]:
-    """Elements of ``<body>`` in document order (the body first)."""
+    """Elements of ``<body>`` in document order (the body first): listed
+    once per document, for CETD and SCEDD walk it several times (read only)."""
     stats = doc.stats
-    return [el for el in doc.body.iter() if el in stats]
+    return doc.derived("body_elements", lambda: [el for el in doc.body.iter() if el in stats])
 
 
 def controls(doc: Document) -> list[etree._Element]:

@@ -80,6 +80,14 @@ def test_url_shape_item_versus_section() -> None:
     assert _is_item_url("https://example.org/story/8812345")
     assert not _is_item_url("https://example.org/news/")
     assert not _is_item_url("https://example.org/sport")
+    assert _is_item_url("https://example.org/news/story-2024.html")
+    assert not _is_item_url("https://example.org/news/index.html")
+    assert not _is_item_url("https://example.org/news/2024/index.html")
+    # A long token (a tracking link's base64) is read in linear time: the
+    # regex this replaced took seconds on this one (cubic backtracking).
+    token = "eyJ2IjoiMSIsImFiYyI6" * 200
+    assert not _is_item_url(f"https://example.org/113={token}")
+    assert _is_item_url(f"https://example.org/113={token}9.html")
     canonical = '<html><head><link rel="canonical" href="https://example.org/news/"></head>'
     assert page_url(as_document(canonical + "<body><p>x</p></body></html>")) == (
         "https://example.org/news/"
