@@ -393,6 +393,18 @@ def test_a_heading_before_each_record_is_its_title() -> None:
         assert record.title == f"Kernel story number {i}"
         assert record.text.startswith(f"Kernel story number {i} [Kernel] Posted"), record.text
         assert record.url == f"https://e.com/Articles/{i}/"
+    # A label before each record, none after the last: the labels lead (not
+    # each record ending with the next one's label).
+    items = "".join(
+        f"<span class='section'>Section {i}</span><div class='story'><a href='/s/{i}'>Story "
+        f"number {i} about the river</a> What the council decided this week.</div>"
+        for i in range(6)
+    )
+    labelled = extract(_page(MENU + f"<div id='index'>{items}</div>"), url="https://e.com/")
+    assert [r.text for r in labelled.records] == [
+        f"Section {i} Story number {i} about the river What the council decided this week."
+        for i in range(6)
+    ]
 
 
 def test_linked_entries_beat_paragraphs_without_links() -> None:
