@@ -17,11 +17,11 @@ import re
 MAX_BOILERPLATE_CHARS = 120
 
 _EDITOR = re.compile(
-    r"^\s*[【\[(（]?\s*(责任编辑|责编|编辑|校对|审核|审校|监制|出品|策划|统筹|终审|初审|"
+    r"^\s*+[【\[(（]?\s*+(责任编辑|责编|编辑|校对|审核|审校|监制|出品|策划|统筹|终审|初审|"
     r"責任編輯|責編|編輯|校對|審核|監製|"
     r"发布时间|发表时间|发布日期|更新时间|时间|日期|来源|稿源|作者|记者|記者|通讯员|通訊員|摄影|图片来源|文字|排版|美编|实习生|本文来源|原标题|本文原标题|"
     r"發布時間|發佈時間|發表時間|更新時間|時間|來源|稿源|攝影|圖片來源|實習生|原標題|"
-    r"editor|edited by|reporting by|additional reporting|source|photo|image|credit)s?\s*[|｜:：/]",
+    r"editor|edited by|reporting by|additional reporting|source|photo|image|credit)s?\s*+[|｜:：/]",
     re.I,
 )
 # An interview's question, "记者：<a sentence>", is text; "记者：张三" a credit.
@@ -74,8 +74,8 @@ _FURNITURE = re.compile(
 # the source, author or counters of the article ("2011-12-15 20:06 来源：新华社",
 # "2024年5月3日 作者：X", "05-03 10:20 来源：X").
 _DATELINE_ZH = re.compile(
-    r"^\W*(\d{4}\s*[-/.年]\s*)?\d{1,2}\s*[-/.月]\s*\d{1,2}\s*日?\s*"
-    r"(\d{1,2}\s*[:：]\s*\d{2}(\s*[:：]\s*\d{2})?)?\s*"
+    r"^\W*+(\d{4}\s*+[-/.年]\s*+)?\d{1,2}\s*+[-/.月]\s*+\d{1,2}\s*+日?\s*+"
+    r"(\d{1,2}\s*+[:：]\s*+\d{2}(\s*+[:：]\s*+\d{2})?)?\s*+"
     r"(来源|來源|稿源|作者|编辑|編輯|责任编辑|責任編輯|记者|記者|发布|發布|發佈|浏览|瀏覽|阅读|閱讀|点击|點擊)"
 )
 # ...or a relative one, alone or before the same ("3小时前 来源：新华社",
@@ -300,7 +300,7 @@ TEASER_MAX_HEADLINE = 100
 TEASER_MIN_KEPT = 50
 # A module's trailing link ("更多熱門新聞 »", "More stories") is this short.
 TEASER_MAX_TRAILER = 20
-_TRUNCATED = re.compile(r"(?:\.\.\.|…)\s*[»›>]?\s*$")
+_TRUNCATED = re.compile(r"(?:\.\.\.|…)\s*+[»›>]?\s*+$")
 _SENTENCE_END = re.compile(r"[.!?。！？]\W{0,2}$")
 
 

@@ -78,7 +78,7 @@ _DATE = re.compile(
     r"\b\d{1,2}[/.]\d{1,2}[/.](?:19|20)?\d\d\b|"
     r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s+\d{1,2},?\s+(?:19|20)\d\d|"
     r"\b\d{1,2}\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?,?\s+(?:19|20)\d\d|"
-    r"\b\d+\s+(?:minute|hour|day|week|month)s?\s+ago\b|\d+\s*(?:分钟|小时|天)前)",
+    r"\b\d+\s+(?:minute|hour|day|week|month)s?\s+ago\b|(?<!\d)\d+\s*(?:分钟|小时|天)前)",
     re.I,
 )
 _NEXT = re.compile(

@@ -71,11 +71,11 @@ _ANY_YEAR = re.compile(_YEAR)
 # "3小时前", "2 days ago": the amount, its unit and "ago" right after it (a
 # reading time "阅读约需5分钟", a video's "时长：3分钟" or "24小时热榜" is no date).
 _RELATIVE: tuple[tuple[re.Pattern[str], str], ...] = (
-    (re.compile(r"(\d+)\s*(?:秒钟?\s*前|seconds?\s+ago)", re.I), "seconds"),
-    (re.compile(r"(\d+)\s*(?:分钟\s*前|mins?(?:utes?)?\s+ago)", re.I), "minutes"),
-    (re.compile(r"(\d+)\s*(?:个?小时\s*前|hours?\s+ago|hrs?\s+ago)", re.I), "hours"),
-    (re.compile(r"(\d+)\s*(?:天前|days?\s+ago)", re.I), "days"),
-    (re.compile(r"(\d+)\s*(?:周前|个?星期前|weeks?\s+ago)", re.I), "weeks"),
+    (re.compile(r"(?<!\d)(\d+)\s*(?:秒钟?\s*前|seconds?\s+ago)", re.I), "seconds"),
+    (re.compile(r"(?<!\d)(\d+)\s*(?:分钟\s*前|mins?(?:utes?)?\s+ago)", re.I), "minutes"),
+    (re.compile(r"(?<!\d)(\d+)\s*(?:个?小时\s*前|hours?\s+ago|hrs?\s+ago)", re.I), "hours"),
+    (re.compile(r"(?<!\d)(\d+)\s*(?:天前|days?\s+ago)", re.I), "days"),
+    (re.compile(r"(?<!\d)(\d+)\s*(?:周前|个?星期前|weeks?\s+ago)", re.I), "weeks"),
 )
 # A day word is a date when a clock time follows it ("昨天 14:20") or it is
 # the whole stamp ("刚刚", "Yesterday"); "今天天气晴朗" and "Today's Paper" are not.
@@ -91,12 +91,12 @@ _DAY_WORDS: tuple[tuple[re.Pattern[str], int], ...] = (
 # An English day word's zone is unknown, so its time stays local (no offset),
 # like a printed "2024-05-03 10:20".
 CHINESE_TIME = timezone(timedelta(hours=8), "UTC+08:00")
-_CLOCK_AFTER = re.compile(r"\s*[,，]?\s*(?:at\s+)?(\d{1,2})\s*[:：]\s*(\d{2})(?!\d)", re.I)
+_CLOCK_AFTER = re.compile(r"\s*+[,，]?\s*+(?:at\s++)?(\d{1,2})\s*+[:：]\s*+(\d{2})(?!\d)", re.I)
 # What may stand beside a lone day word in a stamp: separators, "发布"/"更新"
 # ("published", "updated") and the like.
 _STAMP_REST = re.compile(
-    r"[\s|·•:：,，\-–—()（）\[\]]*(?:(?:发布|更新)(?:时间|于)?|时间|posted|published|updated)?"
-    r"[\s|·•:：,，\-–—()（）\[\]]*",
+    r"[\s|·•:：,，\-–—()（）\[\]]*+(?:(?:发布|更新)(?:时间|于)?|时间|posted|published|updated)?"
+    r"[\s|·•:：,，\-–—()（）\[\]]*+",
     re.I,
 )
 _ISO = re.compile(

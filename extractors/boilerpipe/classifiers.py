@@ -65,12 +65,15 @@ class TerminatingBlocksFinder:
 
 # The original's separators between a headline and a site name, widest last;
 # the last adds the ones Chinese titles use (_ — – ｜ ·).
+# (?:(?<! )|(?! )): no match starts inside a run of spaces (one starting at
+# the run's start exists); tried from every position of a long run, the
+# search was quadratic. Same answers (checked on 2.7 M dataset strings).
 _TITLE_SPLITS = [
-    re.compile(r"[ ]*[|»:][ ]*"),
-    re.compile(r"[ ]*[|»:()][ ]*"),
-    re.compile(r"[ ]*[|»:()\-][ ]*"),
-    re.compile(r"[ ]*[|»,:()\-][ ]*"),
-    re.compile(r"[ ]*[|»,:()\-\u00a0_—–｜·][ ]*"),
+    re.compile(r"(?:(?<! )|(?! ))[ ]*[|»:][ ]*"),
+    re.compile(r"(?:(?<! )|(?! ))[ ]*[|»:()][ ]*"),
+    re.compile(r"(?:(?<! )|(?! ))[ ]*[|»:()\-][ ]*"),
+    re.compile(r"(?:(?<! )|(?! ))[ ]*[|»,:()\-][ ]*"),
+    re.compile(r"(?:(?<! )|(?! ))[ ]*[|»,:()\-\u00a0_—–｜·][ ]*"),
 ]
 _TITLE_WORD = re.compile(r"[\b ]+")
 _TITLE_PUNCT = re.compile(r"[?!.\-:？！。：]+")
@@ -103,7 +106,7 @@ def potential_titles(title: str | None) -> set[str]:
         return set()
     found = {title}
     found.update(p for p in (_longest_part(title, pat) for pat in _TITLE_SPLITS) if p)
-    for sep in (re.compile(r"[ ]+[|][ ]+"), re.compile(r"[ ]+[\-][ ]+")):
+    for sep in (re.compile(r"(?<! )[ ]+[|][ ]+"), re.compile(r"(?<! )[ ]+[\-][ ]+")):
         parts = sep.split(title)
         if len(parts) > 1:
             found.update(p for p in parts if ".com" not in p and len(_TITLE_WORD.split(p)) >= 4)
