@@ -669,12 +669,12 @@ def _join_redis_crawl(settings, redis_url: str, args: argparse.Namespace) -> str
     """Make this process a worker of the crawl shared through ``redis_url``."""
     import redis
 
-    from crawler.distributed import crawl_id_for, redis_settings
+    from crawler.distributed import crawl_id_for, quick_client, redis_settings
 
     if args.jobdir:
         raise CLIError("--jobdir and --redis do not mix: a distributed crawl's state is in Redis")
     try:
-        redis.Redis.from_url(redis_url, socket_connect_timeout=5).ping()
+        quick_client(redis_url).ping()
     except (redis.RedisError, ValueError) as exc:
         raise CLIError(f"cannot reach Redis at {redis_url}: {exc}") from None
     crawl_id = args.crawl_id or crawl_id_for(args.sites)

@@ -195,6 +195,14 @@ def redis_client(url: str) -> redis.Redis:
     return redis.Redis.from_url(url, **redis_params())
 
 
+def quick_client(url: str) -> redis.Redis:
+    """A client for one-off questions (status, totals, a reachability check):
+    it fails fast instead of waiting an outage out like a worker's."""
+    return redis.Redis.from_url(
+        url, decode_responses=True, socket_connect_timeout=5, socket_timeout=10
+    )
+
+
 # Claim ``member`` of hash KEYS[1] for the token ARGV[2]: 1 when it is ours
 # (new, or claimed by this very call before a lost reply), 0 when taken.
 _CLAIM = """
@@ -772,7 +780,7 @@ class SharedPoliteness:
 
 def crawl_status(redis_url: str) -> list[dict[str, Any]]:
     """Every crawl in this Redis: frontier size, workers and their counts."""
-    server = redis.Redis.from_url(redis_url, decode_responses=True)
+    server = quick_client(redis_url)
     server.ping()
     crawls = sorted(
         key.split(":")[1]
@@ -806,7 +814,7 @@ def crawl_status(redis_url: str) -> list[dict[str, Any]]:
 def workers_totals(redis_url: str, crawl: str, pids: Iterable[int]) -> dict[str, int]:
     """The counts of this machine's workers ``pids`` in ``crawl``, summed
     (each worker records its own at every heartbeat and when it closes)."""
-    server = redis.Redis.from_url(redis_url, decode_responses=True)
+    server = quick_client(redis_url)
     keys, host = Keys(crawl), socket.gethostname()
     totals = {"fetched": 0, "stored": 0, "failed": 0}
     for pid in pids:

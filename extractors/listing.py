@@ -727,9 +727,6 @@ def _companions_of_children(elements: list[etree._Element], limit: int) -> tuple
     none: Runs = [[] for _ in elements]
     if not limit or len(elements) < 2:
         return none, none
-    parent = elements[0].getparent()
-    if parent is None or any(e.getparent() is not parent for e in elements):
-        return none, none
     members = set(elements)
     runs: list[list[etree._Element]] = []
     for el in elements:

@@ -568,7 +568,8 @@ class SiteSpider(Spider):
         final = canonicalize_url(response.url)
         if final:
             self.seen[spec.host].add(final)
-            self.ours.add(final)
+            if self.shared is not None:
+                self.ours.add(final)
         # A page taken over from a dead worker: its links may be claimed
         # (seen set, dupefilter) but were never queued, so follow them past
         # those claims, whether the page is new, changed or unchanged.
