@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import re
 
+from extractors.text import collapse_ws
+
 # Lines at most this long (non-space characters) can be boilerplate; longer
 # ones are paragraphs. Tuned on the first halves of daniel-en and daniel-zh.
 MAX_BOILERPLATE_CHARS = 120
@@ -378,7 +380,9 @@ def cut_comments(lines: list[str], header: re.Pattern[str] = _COMMENTS_HEADER) -
     seen = 0
     for i, line in enumerate(lines):
         short = _chars(line) <= COMMENTS_HEADER_MAX_CHARS
-        if seen >= start and short and header.match(line):
+        # Matched with its spaces folded: a <pre> line keeps a long run of
+        # spaces, which the header's leading \W* would try at every length.
+        if seen >= start and short and header.match(collapse_ws(line)):
             # Drawn again further down, the header is each post's comments
             # box (a Q&A page's answers): the text runs to its last copy.
             last = max(j for j in range(i, len(lines)) if lines[j] == line)

@@ -123,6 +123,7 @@ _SOCIAL_HANDLE = re.compile(r"^@|^https?://")
 _AUTHOR_NAME_MARK = re.compile(r"author[-_]*name", re.I)
 _BYLINE_MARK = re.compile(r"(?:[a-z]+[-_]+)*(?:author|byline)$", re.I)
 # What a byline box shows when it names no one.
+MAX_NAME_WORDS = 6  # an author's name is at most this many words
 _NOT_NAMES = frozenset({"author", "the author", "about the author", "post", "posts", "by", "admin"})
 _WEEKDAY = re.compile(
     r"(?:mon|tues?|wed|thu|thurs?|fri|sat|sun)(?:day|sday|nesday|rsday|urday)?\.?,?$", re.I
@@ -616,7 +617,7 @@ def _author_name(box: etree._Element) -> str | None:
     name = _without_date(_BY_PREFIX.sub("", text))
     if (
         not 2 <= len(name) <= 60
-        or len(name.split()) > 6
+        or len(name.split()) > MAX_NAME_WORDS
         or not any(c.isalpha() for c in name)
         or name.lower() in _NOT_NAMES
         or (name.endswith(".") and len(name.split()) > 3)  # a sentence
@@ -629,9 +630,11 @@ def _without_date(text: str) -> str:
     """A name without the date written after it ("Jane Roe | May 3, 2024");
     empty when the text starts with a date. The date starts at the first
     word whose removal changes the date read from the rest (a weekday's
-    name before it is part of it)."""
+    name before it is part of it). Only the first words are tried: a date
+    further on leaves no name anyway (and a long box would cost a read of
+    the rest per word)."""
     words = text.split()
-    for i in range(len(words)):
+    for i in range(min(len(words), MAX_NAME_WORDS + 1)):
         found = find_datetime(" ".join(words[i:]))
         if found is None:
             break

@@ -536,12 +536,42 @@ def test_extremes_hold_the_budget() -> None:
         b"\x00" * 1_000_000,
         # 0.5 MB of one paragraph (a log): a copy rule scanned it once per line
         b"<h1>Log</h1>" + b"<p>Lorem ipsum dolor sit amet, consectetur adipiscing.</p>" * 8_000,
+        # Long runs of spaces and digits, where a regex tried every split of
+        # the run (seconds to minutes each): in a title, a date, a paragraph.
+        b'<meta property="og:title" content="'
+        + b" " * 16_000
+        + b'x"><article><p>'
+        + b"An opening paragraph of the story. " * 40
+        + b"</p><p>"
+        + b"1" * 16_000
+        + b"</p><time>"
+        + b"2" * 16_000
+        + b"</time></article>",
+        # An author box of 3,000 words ending in a date: the date was looked
+        # for in the rest after every word (8 s).
+        b'<article><div class="author">By '
+        + b"word " * 3_000
+        + b"May 3, 2024</div><p>"
+        + b"An opening paragraph of the story. " * 40
+        + b"</p></article>",
     ]
     for html in cases:
         doc = timed("extremes:as_document", as_document, html)
         _check_document(doc, "extreme document")
         for name in METHODS:
             assert_clean_result(timed(f"extremes:{name}", METHODS[name], doc), name)
+
+
+def test_a_long_run_of_spaces_in_a_short_line_holds_the_budget() -> None:
+    """A <pre> line keeps its spaces and counts as short (spaces are not
+    counted): where no header followed, the header's leading \\W* tried
+    every split of them (26 s on this line)."""
+    from extractors.boilerplate import cut_comments
+
+    text = ["An opening paragraph of the story. " * 40, " " * 16_000 + "x", "The end."]
+    assert timed("cut_comments", cut_comments, text) == text
+    header = [text[0], " " * 16_000 + "Comments", "A reply."]
+    assert timed("cut_comments", cut_comments, header) == text[:1]
 
 
 # Inputs on which the fuzzer found bugs (all fixed in extractors/), kept as
