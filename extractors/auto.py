@@ -37,7 +37,14 @@ from itertools import chain
 from typing import Any
 
 from .boilerplate import clean_lines
-from .classify import Classification, classify, declares_product, page_url, url_shape
+from .classify import (
+    Classification,
+    classify,
+    declares_product,
+    declares_thread,
+    page_url,
+    url_shape,
+)
 from .document import (
     HEADING_TAGS,
     Document,
@@ -617,8 +624,10 @@ def _extended(doc: Document, results: dict[str, Result], chosen: str, p: Params)
     if not p.extend_candidates:
         return None
 
+    thread = declares_thread(doc)
+
     def cleaned(text: str) -> list[str]:
-        return [line for line in clean_lines(text.split("\n")) if line.strip()]
+        return [line for line in clean_lines(text.split("\n"), thread=thread) if line.strip()]
 
     lines = cleaned(results[chosen].text)
     own = set(lines)
@@ -841,8 +850,11 @@ def _declared_choice(doc: Document, text: str, results: dict[str, Result], p: Pa
         return None
     want = _word_bag(body)
 
+    thread = declares_thread(doc)
+
     def agreement(output: str) -> float:  # as cleaned later
-        return _bag_f1(_word_bag("\n".join(clean_lines(output.split("\n")))), want)
+        cleaned = clean_lines(output.split("\n"), thread=thread)
+        return _bag_f1(_word_bag("\n".join(cleaned)), want)
 
     current = agreement(text)
     if current >= p.declared_min_f1:
@@ -913,5 +925,6 @@ def _attach_metadata(
         result.next_page = next_page(doc, url)
     if result.page_type is PageType.ARTICLE and p.clean and result.text:
         titles = [t for t in (meta.title, doc.title, doc.meta.get("og:title")) if t]
-        product = declares_product(doc)
-        result.text = "\n".join(clean_lines(result.text.split("\n"), titles, product))
+        lines = result.text.split("\n")
+        product, thread = declares_product(doc), declares_thread(doc)
+        result.text = "\n".join(clean_lines(lines, titles, product, thread))

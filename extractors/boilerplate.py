@@ -10,6 +10,7 @@ paragraph that mentions copyright is long.
 
 from __future__ import annotations
 
+import itertools
 import re
 
 from extractors.text import collapse_ws
@@ -442,6 +443,57 @@ def drop_doubled_lines(lines: list[str]) -> list[str]:
     return out
 
 
+# A comment's signature: a short line with a clock time and a date
+# ("Posted by: Ann | January 16, 2012, 7:28 am", "11.01.12, 11:44pm",
+# "2012-01-16 11:57 网友").
+_SIG_CLOCK = re.compile(r"(?<![\d:])\d{1,2}[:：]\d{2}(?![\d:]\d)")
+_SIG_DATE = re.compile(
+    r"(?<!\d)\d{1,4}[./-]\d{1,2}[./-]\d{2,4}(?!\d)|(?<!\d)\d{4}年|\d{1,2}月\d{1,2}日|"
+    r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s++\d{1,2}\b|"
+    r"(?<!\d)\d{1,2}(?:st|nd|rd|th)?\s++(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)",
+    re.I,
+)
+# Readers' comments signed with a date and time: at least this many
+# signatures after the article, which is this many times a comment's length.
+SIGNED_MIN_COMMENTS = 2
+SIGNED_ARTICLE_RATIO = 2.0
+SIGNATURE_MAX_CHARS = 80
+
+
+def _signature(line: str) -> bool:
+    return (
+        _chars(line) <= SIGNATURE_MAX_CHARS
+        and _SIG_CLOCK.search(line) is not None
+        and _SIG_DATE.search(line) is not None
+    )
+
+
+def cut_signed_comments(lines: list[str]) -> list[str]:
+    """The lines before readers' comments that have no header but a
+    signature each (a date and a clock time, often with the name). When no
+    comment follows the last signature, signatures close their comments and
+    the first comment's lines come before the first one. A forum thread is
+    signed the same way, but its first post is about as long as the others:
+    the article before the comments must be much longer than a comment."""
+    sigs = [i for i, line in enumerate(lines) if _signature(line)]
+    if len(sigs) < SIGNED_MIN_COMMENTS or len({lines[i] for i in sigs}) < len(sigs):
+        return lines  # the same dated line again is a template's, not a signature
+    bounds = [*sigs, len(lines)]
+    comments = [
+        sum(_chars(line) for line in lines[a + 1 : b]) for a, b in itertools.pairwise(bounds)
+    ]
+    start = sigs[0]
+    if not comments[-1]:  # signed at the end: the first comment is before
+        comments = comments[:-1]
+        start = max(0, start - (sigs[1] - sigs[0] - 1))
+        comments.append(sum(_chars(line) for line in lines[start : sigs[0]]))
+    typical = sorted(comments)[len(comments) // 2]
+    article = sum(_chars(line) for line in lines[:start])
+    if article < COMMENTS_MIN_CHARS or not typical or article < SIGNED_ARTICLE_RATIO * typical:
+        return lines
+    return lines[:start]
+
+
 def cut_teaser_tail(lines: list[str]) -> list[str]:
     """The lines before a run of teasers ending the text: other stories'
     headlines with summaries cut short ("... ", "…"), a module of the page
@@ -471,11 +523,15 @@ def clean_lines(
     lines: list[str],
     titles: list[str] = (),  # type: ignore[assignment]
     product: bool = False,
+    thread: bool = False,
 ) -> list[str]:
     """The article's lines without its headline, the readers' comments,
     repeated blocks, a trailing list of teasers and generic boilerplate;
-    on a product page (``product``), without the customers' reviews."""
+    on a product page (``product``), without the customers' reviews; on a
+    thread (``thread``: a forum's, a Q&A page's) the signed posts stay."""
     lines = cut_comments(strip_title(lines, list(titles)))
+    if not thread:
+        lines = cut_signed_comments(lines)
     if product:
         lines = cut_comments(lines, _REVIEWS_HEADER)
     lines = cut_teaser_tail(drop_repeated_runs(lines))

@@ -481,6 +481,24 @@ def declares_product(doc: Document) -> bool:
     return _declares(doc, _PRODUCT_OG, _PRODUCT_JSONLD)
 
 
+_THREAD_TYPES = r"(?:QAPage|Question|DiscussionForumPosting)"
+_THREAD_JSONLD = re.compile(r'"@type"\s*:\s*\[?\s*"' + _THREAD_TYPES + '"')
+_THREAD_ITEMTYPE = re.compile(r"schema\.org/" + _THREAD_TYPES + r"\b")
+
+
+def declares_thread(doc: Document) -> bool:
+    """Whether the page's own metadata (JSON-LD or microdata) says it is a
+    forum thread or a question with its answers: its signed posts, replies
+    and comments are its content."""
+
+    def compute() -> bool:
+        if any(_THREAD_JSONLD.search(raw[:20000]) for raw in doc.jsonld[:10]):
+            return True
+        return any(_THREAD_ITEMTYPE.search(t) for t in doc.root.xpath("//@itemtype")[:50])
+
+    return doc.derived("declares_thread", compute)
+
+
 def list_probability(x: list[float], p: Params | None = None, prior: float = 0.0) -> float:
     """P(list) from the features; ``prior`` is added to the log-odds."""
     p = p or Params()

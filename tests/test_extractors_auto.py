@@ -65,6 +65,50 @@ def test_article_text_is_clean_and_complete() -> None:
     assert result.length_class is not None and 0.0 < (result.confidence or 0) <= 1.0
 
 
+def test_signed_comments_without_a_header_are_cut() -> None:
+    from extractors.boilerplate import clean_lines, cut_signed_comments
+
+    replies = [
+        "What about the price of gasoline? Nobody reports on that any more.",
+        "Hospitals are out of control with their prices, and the insurers too.",
+        "It only cost Steve Austin six million and he got super powers out of it.",
+    ]
+    # Signed after each comment: the first comment goes with the others.
+    after = [*PARAS]
+    for i, reply in enumerate(replies):
+        after += [reply, f"Posted by: reader{i} | January 16, 2012, {i + 7}:28 am"]
+    assert cut_signed_comments(after) == PARAS
+    # Signed before each comment, with a numeric date (and in Chinese).
+    before = [*PARAS]
+    for i, reply in enumerate(replies):
+        before += [f"11.01.12, {i + 9}:44pm", reply]
+    assert cut_signed_comments(before) == PARAS
+    zh = [*PARAS, "网友 张三 2012-01-16 11:57", "说得好", "网友 李四 2012-01-16 12:03", "同意"]
+    assert cut_signed_comments(zh) == PARAS
+    # A forum thread: the first post is no longer than the replies.
+    thread = [PARAS[0], "Posted by: ann | May 3, 2024, 10:20 am", PARAS[1],
+              "Posted by: bob | May 3, 2024, 11:02 am", PARAS[2]]  # fmt: skip
+    assert cut_signed_comments(thread) == thread
+    # One dated line repeated is a template's (stories one after another).
+    stories = [*PARAS, "Published on May 02, 2024 07:44 PM", PARAS[0],
+               "Published on May 02, 2024 07:44 PM", PARAS[1]]  # fmt: skip
+    assert cut_signed_comments(stories) == stories
+    # A page that declares itself a thread keeps its signed posts.
+    assert set(replies) <= set(clean_lines(after, thread=True))
+    assert not set(replies) & set(clean_lines(after))
+
+
+def test_a_page_declaring_a_thread_is_known() -> None:
+    from extractors.classify import declares_thread
+
+    qa = '<div itemscope itemtype="https://schema.org/QAPage"><p>How do I back up?</p></div>'
+    forum = (
+        '<script type="application/ld+json">{"@type": "DiscussionForumPosting"}</script><p>x</p>'
+    )
+    assert declares_thread(as_document(qa)) and declares_thread(as_document(forum))
+    assert not declares_thread(as_document(ARTICLE))
+
+
 def test_readers_comments_under_an_article_are_cut() -> None:
     from extractors.boilerplate import cut_comments
 
