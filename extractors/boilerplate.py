@@ -13,7 +13,7 @@ from __future__ import annotations
 import itertools
 import re
 
-from extractors.text import collapse_ws
+from .text import collapse_ws
 
 # Lines at most this long (non-space characters) can be boilerplate; longer
 # ones are paragraphs. Tuned on the first halves of daniel-en and daniel-zh.
