@@ -481,7 +481,7 @@ def declares_product(doc: Document) -> bool:
     return _declares(doc, _PRODUCT_OG, _PRODUCT_JSONLD)
 
 
-_THREAD_TYPES = r"(?:QAPage|Question|DiscussionForumPosting)"
+_THREAD_TYPES = r"(?:QAPage|DiscussionForumPosting)"
 _THREAD_JSONLD = re.compile(r'"@type"\s*:\s*\[?\s*"' + _THREAD_TYPES + '"')
 _THREAD_ITEMTYPE = re.compile(r"schema\.org/" + _THREAD_TYPES + r"\b")
 

@@ -107,6 +107,10 @@ def test_a_page_declaring_a_thread_is_known() -> None:
     )
     assert declares_thread(as_document(qa)) and declares_thread(as_document(forum))
     assert not declares_thread(as_document(ARTICLE))
+    # An article's FAQ block declares questions, not a thread.
+    faq = '<script type="application/ld+json">{"@type": "FAQPage", "mainEntity":'
+    faq += ' [{"@type": "Question", "name": "Why?"}]}</script><p>x</p>'
+    assert not declares_thread(as_document(faq))
 
 
 def test_readers_comments_under_an_article_are_cut() -> None:
