@@ -785,14 +785,15 @@ def _route(
 ) -> Result:
     chosen, agreement = _choose_article(results, consensus, cls, p)
     article_text = results[chosen].text if chosen else ""
-    if cls.page_type is PageType.LIST and (
+    thread = declares_thread(doc)
+    if cls.page_type is PageType.LIST and not thread and (
         listed := _list_route(doc, url, results, consensus, cls, article_text, agreement, p)
     ):
         return listed
     # Two or more like teasers are a list whatever the DOM model says (the
     # last page of a paginated list); one is, when the model says so.
     main = results[consensus[0]].node if consensus[0] else None
-    if cls.page_type is PageType.ARTICLE and p.teaser_list_entries:
+    if cls.page_type is PageType.ARTICLE and p.teaser_list_entries and not thread:
         least = 1 if p.teaser_alone_when_paged and in_series(doc) else p.teaser_list_entries
         if listed := _teaser_list(doc, url, main, cls, least, p):
             return listed

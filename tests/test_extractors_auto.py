@@ -113,6 +113,25 @@ def test_a_page_declaring_a_thread_is_known() -> None:
     assert not declares_thread(as_document(faq))
 
 
+def test_a_declared_thread_is_an_article_of_posts_not_a_list() -> None:
+    """Posts repeat one template like a list's records; a page that declares
+    itself a thread keeps them as its text, with the thread's date."""
+    posts = "".join(
+        f'<li class="post"><a href="/u/{i}">user{i}</a> <span>May {i + 1}, 2024</span>'
+        f'<div class="message"><a href="/t/{i}">Re: park budget</a> I think plan {i} is fine.'
+        "</div></li>"
+        for i in range(8)
+    )
+    page = f"""<html><head><title>Park budget - Forum</title>{{ld}}</head><body>
+    <ul class="menu">{NAV}</ul><h1>Park budget</h1><ul class="posts">{posts}</ul>
+    <footer><ul>{NAV}</ul></footer></body></html>"""
+    ld = '<script type="application/ld+json">{"@type": "DiscussionForumPosting"}</script>'
+    assert extract(page.replace("{ld}", "")).page_type is PageType.LIST
+    thread = extract(page.replace("{ld}", ld))
+    assert thread.page_type is PageType.ARTICLE and thread.published == "2024-05-01"
+    assert all(f"I think plan {i} is fine." in thread.text for i in range(8))
+
+
 def test_readers_comments_under_an_article_are_cut() -> None:
     from extractors.boilerplate import cut_comments
 
