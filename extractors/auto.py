@@ -786,8 +786,10 @@ def _route(
     chosen, agreement = _choose_article(results, consensus, cls, p)
     article_text = results[chosen].text if chosen else ""
     thread = declares_thread(doc)
-    if cls.page_type is PageType.LIST and not thread and (
-        listed := _list_route(doc, url, results, consensus, cls, article_text, agreement, p)
+    if (
+        cls.page_type is PageType.LIST
+        and not thread
+        and (listed := _list_route(doc, url, results, consensus, cls, article_text, agreement, p))
     ):
         return listed
     # Two or more like teasers are a list whatever the DOM model says (the
