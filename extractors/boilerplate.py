@@ -13,6 +13,7 @@ from __future__ import annotations
 import itertools
 import re
 
+from .dates import DATE_IN_TEXT
 from .text import collapse_ws
 
 # Lines at most this long (non-space characters) can be boilerplate; longer
@@ -444,15 +445,9 @@ def drop_doubled_lines(lines: list[str]) -> list[str]:
 
 
 # A comment's signature: a short line with a clock time and a date
-# ("Posted by: Ann | January 16, 2012, 7:28 am", "11.01.12, 11:44pm",
-# "2012-01-16 11:57 网友").
+# (DATE_IN_TEXT): "Posted by: Ann | January 16, 2012, 7:28 am",
+# "11.01.12, 11:44pm", "2012-01-16 11:57 网友".
 _SIG_CLOCK = re.compile(r"(?<![\d:])\d{1,2}[:：]\d{2}(?![\d:]\d)")
-_SIG_DATE = re.compile(
-    r"(?<!\d)\d{1,4}[./-]\d{1,2}[./-]\d{2,4}(?!\d)|(?<!\d)\d{4}年|\d{1,2}月\d{1,2}日|"
-    r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s++\d{1,2}\b|"
-    r"(?<!\d)\d{1,2}(?:st|nd|rd|th)?\s++(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)",
-    re.I,
-)
 # Readers' comments signed with a date and time: at least this many
 # signatures after the article, which is this many times a comment's length.
 SIGNED_MIN_COMMENTS = 2
@@ -464,7 +459,7 @@ def _signature(line: str) -> bool:
     return (
         _chars(line) <= SIGNATURE_MAX_CHARS
         and _SIG_CLOCK.search(line) is not None
-        and _SIG_DATE.search(line) is not None
+        and DATE_IN_TEXT.search(line) is not None
     )
 
 

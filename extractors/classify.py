@@ -28,6 +28,7 @@ from urllib.parse import parse_qsl, urlsplit
 
 from lxml import etree
 
+from .dates import DATE_IN_TEXT
 from .document import Document, as_document, text_pieces
 from .listing import Params as ListParams
 from .listing import find_records
@@ -70,17 +71,6 @@ _ERROR_TITLE = re.compile(
     re.I,
 )
 
-# A date as a listing shows one beside each item (numeric, month names, "3
-# hours ago"); the lookahead lets the scan skip most positions quickly: every
-# alternative starts with an ASCII digit or a month's first letter.
-_DATE = re.compile(
-    r"(?=[0-9adfjmnos])(?:(?:19|20)\d\d\s*[-/.年]\s*\d{1,2}\s*[-/.月]\s*\d{1,2}|"
-    r"\b\d{1,2}[/.]\d{1,2}[/.](?:19|20)?\d\d\b|"
-    r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s+\d{1,2},?\s+(?:19|20)\d\d|"
-    r"\b\d{1,2}\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?,?\s+(?:19|20)\d\d|"
-    r"\b\d+\s+(?:minute|hour|day|week|month)s?\s+ago\b|(?<!\d)\d+\s*(?:分钟|小时|天)前)",
-    re.I,
-)
 _NEXT = re.compile(
     r"^(?:next|next page|older|older posts|older entries|»|›|>>|next\s*[»›>]|下一页|下页)$",
     re.I,
@@ -371,9 +361,9 @@ def _count_dates(root: etree._Element, chunk_chars: int = 65536) -> int:
         chunk.append(piece)
         size += len(piece) + 1
         if size >= chunk_chars:
-            count += len(_DATE.findall(" ".join(chunk)))
+            count += len(DATE_IN_TEXT.findall(" ".join(chunk)))
             chunk, size = [], 0
-    return count + len(_DATE.findall(" ".join(chunk)))
+    return count + len(DATE_IN_TEXT.findall(" ".join(chunk)))
 
 
 def features(
@@ -393,7 +383,7 @@ def features(
     with_link = sum(1 for r in records if stats[r].link_count) / max(1, len(records))
     rec_share = rec_text / total
     rec_ld = rec_links / max(1, rec_text)
-    rec_dated = sum(1 for r in records if _DATE.search(" ".join(text_pieces(r)))) / max(
+    rec_dated = sum(1 for r in records if DATE_IN_TEXT.search(" ".join(text_pieces(r)))) / max(
         1, len(records)
     )
     lo, hi = p.headline_link_chars
@@ -467,6 +457,10 @@ _PRODUCT_JSONLD = re.compile(r'"@type"\s*:\s*\[?\s*"Product(?:Group)?"', re.I)
 def _declares(doc: Document, og_type: re.Pattern[str], jsonld_type: re.Pattern[str]) -> bool:
     if og_type.match(doc.meta.get("og:type", "").strip().lower()):
         return True
+    return _jsonld_declares(doc, jsonld_type)
+
+
+def _jsonld_declares(doc: Document, jsonld_type: re.Pattern[str]) -> bool:
     return any(jsonld_type.search(raw[:20000]) for raw in doc.jsonld[:10])
 
 
@@ -492,9 +486,9 @@ def declares_thread(doc: Document) -> bool:
     and comments are its content."""
 
     def compute() -> bool:
-        if any(_THREAD_JSONLD.search(raw[:20000]) for raw in doc.jsonld[:10]):
-            return True
-        return any(_THREAD_ITEMTYPE.search(t) for t in doc.root.xpath("//@itemtype")[:50])
+        return _jsonld_declares(doc, _THREAD_JSONLD) or any(
+            _THREAD_ITEMTYPE.search(t) for t in doc.root.xpath("//@itemtype")[:50]
+        )
 
     return doc.derived("declares_thread", compute)
 

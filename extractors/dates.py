@@ -68,6 +68,18 @@ _DATE_PATTERNS: tuple[tuple[re.Pattern[str], str], ...] = (
 # menus) is passed over after one cheap scan instead of one per pattern.
 _ANY_YEAR = re.compile(_YEAR)
 # Relative dates: (pattern, unit). Chinese and English.
+# A date written in running text, as a listing shows one beside each item
+# or a comment's signature holds it (numeric, month names, "3
+# hours ago"); the lookahead lets the scan skip most positions quickly: every
+# alternative starts with an ASCII digit or a month's first letter.
+DATE_IN_TEXT = re.compile(
+    r"(?=[0-9adfjmnos])(?:(?:19|20)\d\d\s*[-/.年]\s*\d{1,2}\s*[-/.月]\s*\d{1,2}|"
+    r"\b\d{1,2}[/.]\d{1,2}[/.](?:19|20)?\d\d\b|"
+    r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s+\d{1,2},?\s+(?:19|20)\d\d|"
+    r"\b\d{1,2}\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?,?\s+(?:19|20)\d\d|"
+    r"\b\d+\s+(?:minute|hour|day|week|month)s?\s+ago\b|(?<!\d)\d+\s*(?:分钟|小时|天)前)",
+    re.I,
+)
 # "3小时前", "2 days ago": the amount, its unit and "ago" right after it (a
 # reading time "阅读约需5分钟", a video's "时长：3分钟" or "24小时热榜" is no date).
 _RELATIVE: tuple[tuple[re.Pattern[str], str], ...] = (
