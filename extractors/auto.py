@@ -17,7 +17,9 @@ Stages, each a small function:
    When the page's markup names one article-body box and the chosen output
    lies mostly outside it, the box wins (:mod:`extractors.markup`).
    When the page declares its body (JSON-LD ``articleBody``) and the output
-   disagrees with it, the candidate agreeing with it is taken.
+   disagrees with it, the candidate agreeing with it is taken; when it
+   declares a product whose description the output lacks, the candidate
+   holding the description is.
    When the body is one post of a thread, every post is taken
    (:mod:`extractors.posts`).
    A recipe's ingredient box the text lacks, when the page declares its
@@ -31,6 +33,7 @@ from __future__ import annotations
 import logging
 import re
 from collections import Counter
+from collections.abc import Collection
 from dataclasses import dataclass
 from datetime import date, datetime
 from itertools import chain
@@ -56,7 +59,7 @@ from .document import (
 from .layout import check_reference
 from .listing import to_record
 from .markup import body_container
-from .metadata import declared_body, extract_metadata
+from .metadata import declared_body, declared_description, extract_metadata
 from .pagination import in_series, next_page
 from .params import resolve_params
 from .posts import post_lines, thread_posts
@@ -228,6 +231,17 @@ class Params:
     declared_min_f1: float = 0.9
     declared_margin: float = 0.05
     declared_min_chars: int = 200
+    # When the page declares a product's description (JSON-LD Product
+    # ``description``, this many non-space characters or more) and the
+    # output, as cleaned later, holds under ``described_max_held`` of its
+    # words, the medoid of the candidates holding ``described_held`` of them
+    # takes its place (the whole cascade is asked): the others went for the
+    # reviews, the shop's pledges or the newsletter box. Not in a seed.
+    # 0.5 first, 0.7 after reading one page (docs/extraction.md: what it
+    # changed on all 3,189 pages). > 1 turns it off.
+    described_min_chars: int = 80
+    described_max_held: float = 0.7
+    described_held: float = 0.8
     # A recipe's ingredient box joins the text when the page declares its
     # ingredients (schema.org JSON-LD) and the text lacks most of them
     # (:mod:`extractors.recipe`). Not in a seed. All 3,189 pages: 9
@@ -264,18 +278,21 @@ def _similarity(a: Counter[str], b: Counter[str]) -> float:
     return shared / union if union else 0.0
 
 
-def medoid(results: dict[str, Result]) -> tuple[str | None, float]:
-    """The candidate whose output agrees most with the others, and its mean
-    agreement (0..1). Empty outputs do not vote."""
+def medoid(
+    results: dict[str, Result], among: Collection[str] | None = None
+) -> tuple[str | None, float]:
+    """The candidate (of ``among``, if given) whose output agrees most with
+    the others, and its mean agreement (0..1). Empty outputs do not vote."""
     weights = {name: _weights(r.text) for name, r in results.items() if r.text.strip()}
-    if not weights:
+    names = [n for n in weights if among is None or n in among]
+    if not names:
         return None, 0.0
     if len(weights) == 1:
-        return next(iter(weights)), 0.0
+        return names[0], 0.0
     scores = {
-        name: sum(_similarity(w, other) for o, other in weights.items() if o != name)
+        name: sum(_similarity(weights[name], other) for o, other in weights.items() if o != name)
         / (len(weights) - 1)
-        for name, w in weights.items()
+        for name in names
     }
     best = max(scores, key=lambda n: scores[n])
     return best, scores[best]
@@ -824,6 +841,10 @@ def _route(
     if (declared := _declared_choice(doc, text, results, p)) is not None:
         text = _with_lead(results[declared].text, results, declared, p)
         method, node = f"{METHOD}:{declared}", results[declared].node
+    elif (described := _described_choice(doc, url, text, results, p)) is not None:
+        name, found = described
+        text = _with_lead(found.text, results, name, p)
+        method, node = f"{METHOD}:{name}", found.node
     if p.thread_posts and (posts := thread_posts(doc, node, text)) is not None:
         node = posts[0].getparent()
         text = "\n".join(post_lines(posts))
@@ -867,6 +888,34 @@ def _declared_choice(doc: Document, text: str, results: dict[str, Result], p: Pa
     if best is None or scores[best] < max(p.declared_min_f1, current + p.declared_margin):
         return None
     return best
+
+
+def _described_choice(
+    doc: Document, url: str | None, text: str, results: dict[str, Result], p: Params
+) -> tuple[str, Result] | None:
+    """The candidate to take instead of ``text`` when the page declares a
+    product description ``text`` lacks and candidates hold: of these, the one
+    agreeing most with all. Candidates the cascade skipped are run."""
+    if p.described_held > 1:
+        return None
+    described = declared_description(doc, p.described_min_chars)
+    if described is None:
+        return None
+    want = _word_bag(described)
+
+    def held(output: str) -> float:  # as cleaned later
+        got = _word_bag("\n".join(clean_lines(output.split("\n"), product=True)))
+        return (want & got).total() / want.total()
+
+    if held(text) >= p.described_max_held:
+        return None
+    pool = dict(results)
+    for name in p.candidates:
+        if name not in pool and (ran := _run(name, doc, url, None)) is not None:
+            pool[name] = ran
+    holding = {n for n, r in pool.items() if r.text.strip() and held(r.text) >= p.described_held}
+    best = medoid(pool, among=holding)[0] if holding else None
+    return (best, pool[best]) if best is not None else None
 
 
 def _word_bag(text: str) -> Counter[str]:

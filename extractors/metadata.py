@@ -252,12 +252,31 @@ def declared_body(doc: Document, min_chars: int = 200) -> str | None:
     return best if len("".join(best.split())) >= min_chars else None
 
 
-def _article_objects(objects: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    def kind(obj: dict[str, Any]) -> str:
-        t = obj.get("@type", "")
-        return " ".join(t) if isinstance(t, list) else str(t)
+# schema.org's product types (a product page declares one of them).
+_PRODUCT_TYPES = re.compile(r"^(?:Product|ProductGroup|ProductModel|IndividualProduct)$")
+_TAG = re.compile(r"<[^>]*>")
 
-    return [o for o in objects if _ARTICLE_TYPES.search(kind(o))] or objects
+
+def declared_description(doc: Document, min_chars: int = 80) -> str | None:
+    """The longest JSON-LD ``description`` of a product the page declares,
+    when it has at least ``min_chars`` non-space characters (markup in it
+    dropped): the text a product page is about."""
+    texts = [
+        collapse_ws(unescape(_TAG.sub(" ", o["description"])))
+        for o in jsonld_objects(doc)
+        if isinstance(o.get("description"), str) and any(_PRODUCT_TYPES.match(t) for t in _types(o))
+    ]
+    best = max(texts, key=len, default="")
+    return best if len("".join(best.split())) >= min_chars else None
+
+
+def _types(obj: dict[str, Any]) -> list[str]:
+    t = obj.get("@type", "")
+    return [x for x in t if isinstance(x, str)] if isinstance(t, list) else [str(t)]
+
+
+def _article_objects(objects: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return [o for o in objects if _ARTICLE_TYPES.search(" ".join(_types(o)))] or objects
 
 
 def _names(value: Any) -> list[str]:

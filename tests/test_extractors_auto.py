@@ -923,6 +923,43 @@ def test_the_declared_article_body_overrules_a_disagreeing_choice() -> None:
     assert _declared_choice(plain, teaser, results, Params()) is None
 
 
+def test_a_declared_product_description_overrules_a_choice_without_it() -> None:
+    import json
+
+    from extractors.auto import _described_choice
+
+    about = " ".join(PARAS[:2])
+    data = {"@type": ["Product"], "name": "Park bench", "description": f"<p>{about}</p>"}
+    reviews = "Great bench, five stars!\nArrived late but sturdy.\nWould buy again, love it."
+    html = (
+        f"<html><head><script type='application/ld+json'>{json.dumps(data)}</script></head>"
+        f"<body><div>{''.join(f'<p>{p}</p>' for p in PARAS)}</div>"
+        f"<ul>{''.join(f'<li>{r}</li>' for r in reviews.split(chr(10)))}</ul></body></html>"
+    )
+    doc = as_document(html)
+    full = "\n".join(PARAS)
+    results = {
+        "cetd": Result(text=reviews),
+        "awce": Result(text=reviews),
+        "justext": Result(text="\n".join(PARAS[:2])),  # the description alone
+        "layout": Result(text=full),
+        "scedd": Result(text=full),
+    }
+    p = Params(candidates=tuple(results))
+    # Of the candidates holding the description, the one the others agree with.
+    assert _described_choice(doc, None, reviews, results, p)[0] in {"layout", "scedd"}
+    # Holding it already, or off, or a page that declares no product: no change.
+    assert _described_choice(doc, None, full, results, p) is None
+    off = Params(candidates=tuple(results), described_held=2.0)
+    assert _described_choice(doc, None, reviews, results, off) is None
+    article = as_document(html.replace('["Product"]', '"NewsArticle"'))
+    assert _described_choice(article, None, reviews, results, p) is None
+    # A candidate the cascade skipped is run for it.
+    asked = Params(candidates=("cetd", "boilerpipe"))
+    name, found = _described_choice(doc, None, reviews, {"cetd": results["cetd"]}, asked)
+    assert name == "boilerpipe" and PARAS[0] in found.text
+
+
 def test_a_block_drawn_twice_in_a_row_is_kept_once() -> None:
     from extractors.boilerplate import clean_lines, drop_repeated_runs
 
