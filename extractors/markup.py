@@ -7,7 +7,9 @@ These are conventions of publishing software, not of a site. The
 statistical methods never read them, so when they all fail together (a short
 story beside a longer block of other text, a page of several stories) the
 markup still points at the body: :mod:`extractors.auto` uses it as a
-fallback when its chosen output lies mostly outside that box.
+fallback when its chosen output lies mostly outside that box. The page's
+``<main>`` landmark (:func:`main_landmark`) says where a landing page's
+sections are.
 """
 
 from __future__ import annotations
@@ -52,3 +54,10 @@ def body_container(doc: Document) -> etree._Element | None:
             return None
         found, end = el, st.index + st.tag_count
     return found
+
+
+def main_landmark(doc: Document) -> etree._Element | None:
+    """The page's one ``<main>`` element (or ``role="main"``), or None when
+    there is none or several: where HTML5 says the page's own content is."""
+    found = [el for el in doc.body.xpath(".//main|.//*[@role='main']") if el in doc.stats]
+    return found[0] if len(found) == 1 else None

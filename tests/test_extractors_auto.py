@@ -960,6 +960,49 @@ def test_a_declared_product_description_overrules_a_choice_without_it() -> None:
     assert name == "boilerpipe" and PARAS[0] in found.text
 
 
+FEATURES = [
+    ("Fast builds", "Every commit is built in seconds on machines close to your team."),
+    ("Clear reports", "Failures point at the line that broke, with the log around it."),
+    ("Safe deploys", "Each release goes out to a few users first and rolls back by itself."),
+    ("Fair pricing", "Pay for the minutes you use, with a free tier for open source work."),
+    ("Your cloud", "Run the workers in your own account when the code must not leave it."),
+    ("Real support", "Engineers who wrote the service answer your questions within the hour."),
+]
+LANDING = (
+    "<html lang='en'><head><title>Buildly - CI for teams</title></head><body>"
+    f"<header><ul>{NAV}</ul></header><main><section id='hero'><h1>Ship with confidence</h1>"
+    f"<div>{''.join(f'<p>{p}</p>' for p in PARAS[:2])}</div></section>"
+    f"{''.join(f'<section><h2>{h}</h2><p>{t}</p></section>' for h, t in FEATURES)}</main>"
+    f"<footer><ul>{NAV}</ul></footer></body></html>"
+)
+
+
+def test_one_section_of_a_landing_page_brings_the_whole_main() -> None:
+    from extractors.auto import _landing_main
+
+    def found(html: str, **overrides: float) -> list[str] | None:
+        doc = as_document(html)
+        hero = doc.root.get_element_by_id("hero")
+        got = _landing_main(doc, hero, "\n".join(PARAS[:2]), Params(**overrides))
+        return got[1] if got else None
+
+    lines = found(LANDING)
+    assert lines is not None and PARAS[0] in lines
+    assert all(h in lines and t in lines for h, t in FEATURES)
+    # Off; most of the main chosen already; no main, or two; declared an
+    # article; link-heavy (a grid of teasers); comments in it: no change.
+    assert found(LANDING, landing_max_share=0) is None
+    assert found(LANDING, landing_max_share=0.1) is None
+    assert found(LANDING.replace("<main>", "<div>").replace("</main>", "</div>")) is None
+    assert found(LANDING.replace("<footer>", "<footer role='main'>")) is None
+    article = "<head><meta property='og:type' content='article'>"
+    assert found(LANDING.replace("<head>", article)) is None
+    linked = LANDING.replace("<p>Every", "<p><a href='/a'>Every").replace("team.", "team.</a>")
+    assert found(linked, landing_max_link_density=0.05) is None
+    comments = LANDING.replace("<section><h2>Real", "<section class='comments'><h2>Real")
+    assert found(comments) is None
+
+
 def test_a_block_drawn_twice_in_a_row_is_kept_once() -> None:
     from extractors.boilerplate import clean_lines, drop_repeated_runs
 
