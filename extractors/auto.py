@@ -63,7 +63,7 @@ from .layout import check_reference
 from .listing import to_record
 from .markup import body_container, main_landmark
 from .metadata import declared_body, declared_description, extract_metadata
-from .pagination import in_series, next_page
+from .pagination import in_series, next_page, numbered_parts
 from .params import resolve_params
 from .posts import post_lines, thread_posts
 from .recipe import missing_ingredients
@@ -245,6 +245,10 @@ class Params:
     described_min_chars: int = 80
     described_max_held: float = 0.7
     described_held: float = 0.8
+    # A story whose pages all come in one page, in sibling boxes numbered in
+    # their ids (``page1``, ``page2``; :func:`pagination.numbered_parts`),
+    # is joined when the chosen body is one of them. Not in a seed.
+    numbered_parts: bool = True
     # A landing page (a product's or a service's home) is a row of sections
     # under headings; the methods take its densest one. When the chosen
     # output is under ``landing_max_share`` of the text of the page's one
@@ -849,6 +853,8 @@ def _route(
         chosen, article_text = extended, results[extended].text
     text = _with_lead(article_text, results, chosen, p)
     method, node = f"{METHOD}:{chosen}", results[chosen].node
+    if p.numbered_parts and (parts := numbered_parts(doc, node)):
+        text = _with_parts(text, node, parts)
     if agreement < p.markup_max_agreement and (found := _markup_body(doc, text, p)) is not None:
         node, lines = found
         text, method = "\n".join(lines), f"{METHOD}:markup"
@@ -974,6 +980,15 @@ def _markup_body(doc: Document, text: str, p: Params) -> tuple[Any, list[str]] |
         return None
     box_lines = text_lines(box)
     return (box, box_lines) if share_on_lines(text, box_lines) < p.markup_max_inside else None
+
+
+def _with_parts(text: str, node: Any, parts: list[Any]) -> str:
+    """``text`` (the output of ``node``, one of ``parts``) with the other
+    parts' lines before and after it, in page order."""
+    at = parts.index(node)
+    before = [line for part in parts[:at] for line in text_lines(part)]
+    after = [line for part in parts[at + 1 :] for line in text_lines(part)]
+    return "\n".join([*before, text, *after])
 
 
 def _landing_main(doc: Document, node: Any, text: str, p: Params) -> tuple[Any, list[str]] | None:

@@ -12,7 +12,9 @@ signs agree:
   (``/news/12345.html`` -> ``12346``) are beyond a page count.
 
 The crawl joins the parts (``pipelines/parts.py``); this module only reads
-one page.
+one page. Some CMSs send every page of the story at once, in sibling boxes
+numbered in their ids (``page1``, ``page2``: a script shows one at a time):
+:func:`numbered_parts` finds them.
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ from lxml import etree
 
 from .document import Document, absolute_url, text_content
 
-__all__ = ["Params", "in_series", "next_page", "page_step"]
+__all__ = ["Params", "in_series", "next_page", "numbered_parts", "page_step"]
 
 
 MAX_PAGES = 50
@@ -137,3 +139,42 @@ def _pager(a: etree._Element, p: Params) -> bool:
     """A pager word, or a page number ("2" on the first page)."""
     text = _label(a)
     return text in p.next_words or (text.isdigit() and len(text) <= 3)
+
+
+_NUMBERED_ID = re.compile(r"(.*?[^\d\W_][-_]?)(\d{1,2})")
+# Boxes a page of a story is sent in (numbered list items, table rows are
+# entries: footnotes, steps).
+_PART_TAGS = frozenset({"div", "section", "article"})
+# A part is prose: under this share of its text in links.
+PART_MAX_LINK_DENSITY = 0.3
+
+
+def numbered_parts(doc: Document, node: etree._Element | None) -> list[etree._Element]:
+    """``node`` (a div, section or article) and its siblings of one id
+    numbered in a run (``page1``, ``page2``...; same tag), in page order,
+    when there are two or more and each is prose with text; else []."""
+    if node is None or node.tag not in _PART_TAGS:
+        return []
+    if not (m := _NUMBERED_ID.fullmatch(node.get("id") or "")):
+        return []
+    parent = node.getparent()
+    if parent is None:
+        return []
+    stem, numbered = m.group(1), {}
+    for sibling in parent:
+        found = _NUMBERED_ID.fullmatch(sibling.get("id") or "") if sibling.tag == node.tag else None
+        if found and found.group(1) == stem:
+            numbered[int(found.group(2))] = sibling
+    first = last = int(m.group(2))
+    while first - 1 in numbered:
+        first -= 1
+    while last + 1 in numbered:
+        last += 1
+    run = [numbered[i] for i in range(first, last + 1)]
+    stats = doc.stats
+    if len(run) < 2 or any(
+        el not in stats or not stats[el].text_len or stats[el].link_density >= PART_MAX_LINK_DENSITY
+        for el in run
+    ):
+        return []
+    return run

@@ -63,6 +63,46 @@ def test_next_article_links_are_not_pages() -> None:
     assert next_page(_doc("<a href='/other.html'>下一页</a>", url)) is None
 
 
+STORY = [
+    "The harbour bridge will close for three weekends in March while crews replace the "
+    "expansion joints that have worn out after forty years of heavy traffic.",
+    "Buses will run every ten minutes between the two banks, and the ferry will add "
+    "evening crossings for people who work late in the old town across the water.",
+    "The city expects the work to cost less than planned, because the steel was bought "
+    "last year before prices rose, the engineer in charge of the project said.",
+]
+
+
+def _story_in_boxes(tag: str = "div", stem: str = "page") -> str:
+    boxes = "".join(
+        f"<{tag} id='{stem}{i + 1}'><p>{para}</p><p>{para}</p></{tag}>"
+        for i, para in enumerate(STORY)
+    )
+    nav = "".join(f"<li><a href='/s{i}'>Section {i}</a></li>" for i in range(15))
+    return f"<html><body><ul>{nav}</ul><div class='story'>{boxes}</div><ul>{nav}</ul></body></html>"
+
+
+def test_a_story_sent_in_numbered_boxes_is_joined_in_order() -> None:
+    from extractors.pagination import numbered_parts
+
+    doc = as_document(_story_in_boxes())
+    story = doc.root.find(".//div[@class='story']")
+    parts = numbered_parts(doc, story[1])
+    assert [el.get("id") for el in parts] == ["page1", "page2", "page3"]
+    # The chosen box's text gets the other boxes' lines around it, in order.
+    from extractors.auto import _with_parts
+
+    text = _with_parts(f"{STORY[1]}\n{STORY[1]}", story[1], parts)
+    assert text.split("\n") == [para for para in STORY for _ in range(2)]
+    # Numbered list items are entries (footnotes), a box alone is no run,
+    # another stem is another thing.
+    items = as_document(_story_in_boxes("li", "footnote-"))
+    assert numbered_parts(items, items.root.find(".//li")) == []
+    assert numbered_parts(doc, doc.root.find(".//ul")) == []
+    lone = as_document(_story_in_boxes().replace("page2", "box2").replace("page3", "box3"))
+    assert numbered_parts(lone, lone.root.find(".//div[@id='page1']")) == []
+
+
 def test_chains_follow_links_in_order_once_and_stop_at_another_story() -> None:
     site = "h"
     pages = {
