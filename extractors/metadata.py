@@ -355,13 +355,16 @@ def _home_names(doc: Document, limit: int = 5) -> set[str]:
 def _headline_element(
     doc: Document, titles: tuple[str, ...], site: str = ""
 ) -> etree._Element | None:
-    """The first h1..h3 (or element with a title-ish class) whose text is
-    contained in one of the page's declared titles and is not the site's
-    name (og:site_name, or a logo)."""
+    """The first h1 (else h2, h3, or element with a title-ish class) whose
+    text is contained in one of the page's declared titles and is not the
+    site's name (og:site_name, or a logo): a section's or the site's name
+    shown as an h2 above the story is part of the title too, after a
+    separator."""
     wanted = [_norm(t) for t in titles if t]
     if not wanted:
         return None
     site_n = _norm(site)
+    found: etree._Element | None = None
     for el in doc.body.iter("h1", "h2", "h3", "h4", "div", "span", "p", "td", "strong"):
         st = doc.stats.get(el)
         if st is None or not 4 <= st.text_len <= 200:
@@ -374,8 +377,10 @@ def _headline_element(
         if text == site_n:
             continue
         if len(text) >= 4 and any(text in w and len(text) >= 0.3 * len(w) for w in wanted):
-            return el
-    return None
+            if el.tag == "h1":
+                return el
+            found = found if found is not None else el
+    return found
 
 
 def _is_logo(el: etree._Element, link_density: float) -> bool:

@@ -118,6 +118,13 @@ def test_title_prefers_visible_headline_over_site_name() -> None:
         title + '<meta property="og:site_name" content="Riverton Ledger">', body.format("")
     )
     assert extract_metadata(named).title == "Bridge to close"
+    # The section's name as an h2 above the story's h1, both in the title:
+    # the h1 is the headline.
+    section = _page(
+        "<title>Bridge to close for repairs - Riverton News</title>",
+        "<h2>Riverton News</h2><h1>Bridge to close for repairs</h1><p>text</p>",
+    )
+    assert extract_metadata(section).title == "Bridge to close for repairs"
     # A site name after a hyphen no space sets off, when the page names its site.
     site = '<meta property="og:site_name" content="江城日报网">'
     glued = _page(f"<title>春季植树活动吸引千名市民参与-江城日报网</title>{site}", "<p>正文</p>")
