@@ -984,7 +984,7 @@ def _markup_body(doc: Document, text: str, p: Params) -> tuple[Any, list[str]] |
 
 def _with_parts(text: str, node: Any, parts: list[Any]) -> str:
     """``text`` (the output of ``node``, one of ``parts``) with the other
-    parts' lines before and after it, in page order."""
+    parts' lines before and after it, in the parts' order."""
     at = parts.index(node)
     before = [line for part in parts[:at] for line in text_lines(part)]
     after = [line for part in parts[at + 1 :] for line in text_lines(part)]

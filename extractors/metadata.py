@@ -252,8 +252,8 @@ def declared_body(doc: Document, min_chars: int = 200) -> str | None:
     return best if len("".join(best.split())) >= min_chars else None
 
 
-# schema.org's product types (a product page declares one of them).
-_PRODUCT_TYPES = re.compile(r"^(?:Product|ProductGroup|ProductModel|IndividualProduct)$")
+# A product's JSON-LD types (the ones classify.declares_product reads).
+_PRODUCT_TYPES = re.compile(r"^Product(?:Group)?$")
 _TAG = re.compile(r"<[^>]*>")
 
 

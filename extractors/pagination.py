@@ -151,7 +151,7 @@ PART_MAX_LINK_DENSITY = 0.3
 
 def numbered_parts(doc: Document, node: etree._Element | None) -> list[etree._Element]:
     """``node`` (a div, section or article) and its siblings of one id
-    numbered in a run (``page1``, ``page2``...; same tag), in page order,
+    numbered in a run (``page1``, ``page2``...; same tag), in number order,
     when there are two or more and each is prose with text; else []."""
     if node is None or node.tag not in _PART_TAGS:
         return []
