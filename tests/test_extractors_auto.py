@@ -1001,6 +1001,10 @@ def test_one_section_of_a_landing_page_brings_the_whole_main() -> None:
     assert found(linked, landing_max_link_density=0.05) is None
     comments = LANDING.replace("<section><h2>Real", "<section class='comments'><h2>Real")
     assert found(comments) is None
+    # The chosen body inside an <article> of the main: the article is the page's.
+    story = LANDING.replace("<section id='hero'>", "<article><section id='hero'>")
+    story = story.replace("</section><section><h2>Fast", "</section></article><section><h2>Fast")
+    assert found(story) is None
 
 
 def test_a_block_drawn_twice_in_a_row_is_kept_once() -> None:
