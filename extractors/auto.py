@@ -35,11 +35,11 @@ from __future__ import annotations
 import logging
 import re
 from collections import Counter
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from datetime import date, datetime
 from itertools import chain
-from typing import Any
+from typing import Any, TypeVar
 
 from .boilerplate import clean_lines
 from .classify import (
@@ -350,6 +350,24 @@ def _call(name: str, doc: Document, url: str | None, reference: Any) -> Result |
 
 
 Consensus = tuple[str | None, float]  # the medoid and its agreement
+T = TypeVar("T")
+
+
+def _optional(step: Callable[..., T], doc: Document, *args: Any) -> T | None:
+    """``step(doc, *args)``, or None when it raises: like a failing voter
+    (:func:`_call`), a refinement failing on an odd page is logged and
+    skipped, and the page keeps what it had."""
+    try:
+        return step(doc, *args)
+    except Exception:
+        log.warning("auto: step %s failed on %s", step.__name__, doc.url or "<page>", exc_info=True)
+        return None
+
+
+def _cleaned(text: str, product: bool = False, thread: bool = False) -> list[str]:
+    """``text``'s lines as the result's cleaning leaves them (headline
+    aside): what a rule weighs must be what the user gets."""
+    return clean_lines(text.split("\n"), product=product, thread=thread)
 
 
 def _candidates(
@@ -662,7 +680,7 @@ def _extended(doc: Document, results: dict[str, Result], chosen: str, p: Params)
     thread = declares_thread(doc)
 
     def cleaned(text: str) -> list[str]:
-        return [line for line in clean_lines(text.split("\n"), thread=thread) if line.strip()]
+        return [line for line in _cleaned(text, thread=thread) if line.strip()]
 
     lines = cleaned(results[chosen].text)
     own = set(lines)
@@ -824,7 +842,11 @@ def _route(
     if (
         cls.page_type is PageType.LIST
         and not thread
-        and (listed := _list_route(doc, url, results, consensus, cls, article_text, agreement, p))
+        and (
+            listed := _optional(
+                _list_route, doc, url, results, consensus, cls, article_text, agreement, p
+            )
+        )
     ):
         return listed
     # Two or more like teasers are a list whatever the DOM model says (the
@@ -832,7 +854,7 @@ def _route(
     main = results[consensus[0]].node if consensus[0] else None
     if cls.page_type is PageType.ARTICLE and p.teaser_list_entries and not thread:
         least = 1 if p.teaser_alone_when_paged and in_series(doc) else p.teaser_list_entries
-        if listed := _teaser_list(doc, url, main, cls, least, p):
+        if listed := _optional(_teaser_list, doc, url, main, cls, least, p):
             return listed
     if cls.page_type is PageType.OTHER or chosen is None:
         return Result(
@@ -846,34 +868,37 @@ def _route(
     # A thread's posts are gathered below; other candidates going on past
     # one post are not the rest of the thread (asked only when an extension
     # is found: rare, and the posts search is not free).
-    extended = _extended(doc, results, chosen, p)
+    extended = _optional(_extended, doc, results, chosen, p)
     if extended is not None and not (
-        p.thread_posts and thread_posts(doc, results[chosen].node, article_text)
+        p.thread_posts and _optional(thread_posts, doc, results[chosen].node, article_text)
     ):
         chosen, article_text = extended, results[extended].text
     text = _with_lead(article_text, results, chosen, p)
     method, node = f"{METHOD}:{chosen}", results[chosen].node
-    if p.numbered_parts and (parts := numbered_parts(doc, node)):
+    if p.numbered_parts and (parts := _optional(numbered_parts, doc, node)):
         text = _with_parts(text, node, parts)
-    if agreement < p.markup_max_agreement and (found := _markup_body(doc, text, p)) is not None:
+    if (
+        agreement < p.markup_max_agreement
+        and (found := _optional(_markup_body, doc, text, p)) is not None
+    ):
         node, lines = found
         text, method = "\n".join(lines), f"{METHOD}:markup"
-    elif (found := _landing_main(doc, node, text, p)) is not None:
+    elif (found := _optional(_landing_main, doc, node, text, p)) is not None:
         node, lines = found
         text, method = "\n".join(lines), f"{METHOD}:main"
-    if (declared := _declared_choice(doc, text, results, p)) is not None:
+    if (declared := _optional(_declared_choice, doc, text, results, p)) is not None:
         text = _with_lead(results[declared].text, results, declared, p)
         method, node = f"{METHOD}:{declared}", results[declared].node
-    elif (described := _described_choice(doc, url, text, results, p)) is not None:
+    elif (described := _optional(_described_choice, doc, url, text, results, p)) is not None:
         name, found = described
         text = _with_lead(found.text, results, name, p)
         method, node = f"{METHOD}:{name}", found.node
-    if p.thread_posts and (posts := thread_posts(doc, node, text)) is not None:
+    if p.thread_posts and (posts := _optional(thread_posts, doc, node, text)) is not None:
         node = posts[0].getparent()
         text = "\n".join(post_lines(posts))
         method += "+posts"
     if p.recipe_ingredients:
-        text = _with_ingredients(doc, text, node)
+        text = _optional(_with_ingredients, doc, text, node) or text
     confidence = cls.confidence if cls.page_type is PageType.ARTICLE else 1.0 - cls.confidence
     return Result(
         text=text,
@@ -899,9 +924,8 @@ def _declared_choice(doc: Document, text: str, results: dict[str, Result], p: Pa
 
     thread = declares_thread(doc)
 
-    def agreement(output: str) -> float:  # as cleaned later
-        cleaned = clean_lines(output.split("\n"), thread=thread)
-        return _bag_f1(_word_bag("\n".join(cleaned)), want)
+    def agreement(output: str) -> float:
+        return _bag_f1(_word_bag("\n".join(_cleaned(output, thread=thread))), want)
 
     current = agreement(text)
     if current >= p.declared_min_f1:
@@ -926,8 +950,8 @@ def _described_choice(
         return None
     want = _word_bag(described)
 
-    def held(output: str) -> float:  # as cleaned later
-        got = _word_bag("\n".join(clean_lines(output.split("\n"), product=True)))
+    def held(output: str) -> float:
+        got = _word_bag("\n".join(_cleaned(output, product=True)))
         return (want & got).total() / want.total()
 
     if held(text) >= p.described_max_held:
@@ -1009,8 +1033,8 @@ def _landing_main(doc: Document, node: Any, text: str, p: Params) -> tuple[Any, 
     if declares_article(doc) or declares_product(doc) or declares_thread(doc):
         return None
     lines = text_lines(main)
-    whole = nonspace_len("\n".join(clean_lines(lines)))
-    if nonspace_len("\n".join(clean_lines(text.split("\n")))) >= p.landing_max_share * whole:
+    whole = nonspace_len("\n".join(_cleaned("\n".join(lines))))
+    if nonspace_len("\n".join(_cleaned(text))) >= p.landing_max_share * whole:
         return None
     return (main, lines) if not _comments_chars(doc, main, node) else None
 

@@ -451,7 +451,9 @@ def features(
 _ARTICLE_OG = re.compile(r"article$")
 _ARTICLE_JSONLD = re.compile(r'"@type"\s*:\s*\[?\s*"(?:\w*Article|BlogPosting|Report)"', re.I)
 _PRODUCT_OG = re.compile(r"(og:)?product\b")
-_PRODUCT_JSONLD = re.compile(r'"@type"\s*:\s*\[?\s*"Product(?:Group)?"', re.I)
+# The schema.org types of one product (metadata reads their description).
+PRODUCT_TYPES = r"Product(?:Group)?"
+_PRODUCT_JSONLD = re.compile(r'"@type"\s*:\s*\[?\s*"' + PRODUCT_TYPES + '"', re.I)
 
 
 def _declares(doc: Document, og_type: re.Pattern[str], jsonld_type: re.Pattern[str]) -> bool:

@@ -20,6 +20,7 @@ from urllib.parse import urlsplit
 
 from lxml import etree
 
+from .classify import PRODUCT_TYPES
 from .dates import date_in_url, find_datetime, parse_date, to_iso
 from .document import Document, absolute_url, as_document, marks, text_content, text_lines
 from .text import clean_text, collapse_ws
@@ -253,7 +254,7 @@ def declared_body(doc: Document, min_chars: int = 200) -> str | None:
 
 
 # A product's JSON-LD types (the ones classify.declares_product reads).
-_PRODUCT_TYPES = re.compile(r"^Product(?:Group)?$")
+_PRODUCT_TYPES = re.compile(f"^{PRODUCT_TYPES}$")
 _TAG = re.compile(r"<[^>]*>")
 
 

@@ -1069,3 +1069,38 @@ def test_a_sure_list_with_long_descriptions_and_an_intro_is_a_list() -> None:
     assert result.page_type is PageType.LIST and len(result.records) == 20
     off = extract(page, url=url, classification=sure, list_sure_probability=2)
     assert off.page_type is PageType.ARTICLE
+
+
+def test_a_refinement_that_raises_is_skipped_and_the_page_keeps_its_text(
+    monkeypatch, caplog
+) -> None:
+    """auto's steps after the candidates (a landing page's main, the
+    declared body, a thread's posts...) are refinements: one raising on an
+    odd page is logged and skipped, as a failing voter is, and the page is
+    not lost."""
+    import extractors.auto as auto
+
+    def broken(name: str):
+        def step(*args: object) -> None:
+            raise RuntimeError(f"{name} broke")
+
+        step.__name__ = name
+        return step
+
+    plain = extract(ARTICLE, markup_max_agreement=1.01)  # every step asked
+    steps = ["_landing_main", "_declared_choice", "_described_choice", "thread_posts"]
+    steps += ["_extended", "numbered_parts", "_with_ingredients", "_markup_body"]
+    for step in steps:
+        with monkeypatch.context() as patch:
+            patch.setattr(auto, step, broken(step))
+            caplog.clear()
+            got = extract(ARTICLE, markup_max_agreement=1.01)
+        assert got.text == plain.text and got.page_type is PageType.ARTICLE, step
+        assert any(step in r.getMessage() for r in caplog.records), step
+    with monkeypatch.context() as patch:
+        patch.setattr(auto, "_list_route", broken("_list_route"))
+        patch.setattr(auto, "_teaser_list", broken("_teaser_list"))
+        caplog.clear()
+        listed = extract(LISTING)
+    # No list route: the page falls back to the article methods' choice.
+    assert listed.page_type is not PageType.LIST and "_list_route" in caplog.text
