@@ -18,6 +18,8 @@ from typing import TYPE_CHECKING, Any
 from sqlalchemy import Connection, Engine, delete, func, select
 from sqlalchemy.exc import SQLAlchemyError
 
+from pipelines.export import FORMATS
+
 if TYPE_CHECKING:
     from pipelines.spool import Spool
 
@@ -105,7 +107,7 @@ def _site_key(text: str) -> str:
 
 def cmd_export(args: argparse.Namespace) -> int:
     from extractors.metadata import primary_language
-    from pipelines.export import FORMATS, ExportFilter, export
+    from pipelines.export import ExportFilter, export
 
     if not args.output.strip():  # an unset $OUT: never the current folder
         raise _cli_error("--output is empty: give a file (.jsonl, .json, .csv), a folder "
@@ -509,7 +511,7 @@ def add_data_commands(sub: Any) -> None:  # noqa: ANN401 - argparse's private su
         "Duplicates linked to an original are left out unless --include-duplicates.",
     )
     _db_flag(exp)
-    exp.add_argument("--format", choices=["jsonl", "json", "csv", "markdown"],
+    exp.add_argument("--format", choices=FORMATS,
                      help="output format (default: from the output's extension)")  # fmt: skip
     exp.add_argument("--output", "-o", required=True,
                      help="file (.jsonl, .json: one array, .csv; - for stdout; an existing "
