@@ -412,7 +412,7 @@ def parse_html(text: str) -> etree._Element:
         text = _DATA_URI.sub('=""', _NO_TEXT_BLOCKS.sub(r"<\1></\1>", text))[:MAX_CHARS]
     if text.lstrip().startswith("<?xml"):
         text = re.sub(r"^\s*<\?xml[^>]*\?>", "", text)
-    text = _close_title(text)
+    text = _BODY_END.sub("", _close_title(text))
     try:
         root = html.document_fromstring(text, parser=_parser()) if text.strip() else None
     except (etree.ParserError, ValueError):
@@ -423,6 +423,11 @@ def parse_html(text: str) -> etree._Element:
     return root
 
 
+# A browser ignores ``</body>`` and ``</html>``: what follows them is still
+# shown in the body. libxml2 honours them, so markup after a stray one (a
+# template closing the page after its header) would land beside the body,
+# or in a second root no one reads. Dropped before parsing, as browsers do.
+_BODY_END = re.compile(r"</(?:body|html)\s*>", re.I)
 _TITLE_OPEN = re.compile(r"<title\b[^>]*>[^<]*", re.I)
 _TITLE_CLOSE = re.compile(r"</title", re.I)
 _TITLE_TAG = re.compile(r"^<title\b[^>]*>", re.I)

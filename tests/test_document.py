@@ -328,3 +328,16 @@ def test_a_title_never_closed_does_not_swallow_the_page() -> None:
         result = extract(f"<html><head>{head}<body>{body}</body></html>")
         assert result.title == "Bridge repair"
         assert result.text.count("Sentence") == 8, head
+
+
+def test_markup_after_a_stray_body_or_html_end_tag_is_in_the_body() -> None:
+    """A template closing the page after its header (``</body></html>``,
+    then the story): a browser shows the story in the body, so it is the
+    body's, not a second root's or a sibling's of the body."""
+    story = "".join(f"<p>Sentence {i} says what the council plans.</p>" for i in range(8))
+    header = "<header><a href='/'>Home</a> <a href='/news'>News</a></header>"
+    for stray in ("</body></html>", "</BODY>", "</html >"):
+        page = f"<html><body>{header}{stray}<main>{story}</main></body></html>"
+        doc = as_document(page)
+        assert doc.body.find(".//main") is not None, stray
+        assert extract(page).text.count("Sentence") == 8, stray
