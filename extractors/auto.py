@@ -416,7 +416,7 @@ def consensus_signals(doc: Document, url: str | None = None) -> tuple[float, int
         if best is None:
             return agreement, 0, False
         body = results[best]
-        return agreement, _long_lines(body.text), _is_teaser(body.node, url, p)
+        return agreement, _long_lines(_shown(doc, body.text)), _is_teaser(body.node, url, p)
 
     return doc.derived(("auto.consensus", url), compute)
 
@@ -613,6 +613,21 @@ def _lists_itself(doc: Document, url: str | None, records: list[Record], p: Para
         if link.split("#")[0] == page or (shape is not None and url_shape(link) == shape)
     )
     return alike >= 2 and alike >= p.list_sibling_share * len(links)
+
+
+def _shown(doc: Document, text: str) -> str:
+    """``text`` without the lines of the page's collapsed panels (tab panels,
+    accordion answers: :attr:`Document.collapsed`): the page as first shown,
+    which decides its type (a category page's grid above a buying guide
+    folded into accordions is a list, as its screenshot shows)."""
+    if not doc.collapsed:
+        return text
+
+    def compute() -> frozenset[str]:
+        return frozenset(line for el in doc.collapsed for line in text_lines(el))
+
+    folded = doc.derived("auto.collapsed_lines", compute)
+    return "\n".join(line for line in text.split("\n") if line not in folded)
 
 
 def _long_lines(text: str) -> int:
@@ -844,7 +859,15 @@ def _route(
         and not thread
         and (
             listed := _optional(
-                _list_route, doc, url, results, consensus, cls, article_text, agreement, p
+                _list_route,
+                doc,
+                url,
+                results,
+                consensus,
+                cls,
+                _shown(doc, article_text),
+                agreement,
+                p,
             )
         )
     ):

@@ -257,12 +257,14 @@ def _place_streamed(root: etree._Element) -> None:
         segment.drop_tree()
 
 
-def _clean(root: etree._Element) -> None:
-    """Drop comments, processing instructions, non-content and hidden subtrees.
+def _clean(root: etree._Element) -> list[etree._Element]:
+    """Drop comments, processing instructions, non-content and hidden
+    subtrees; return the collapsed panels kept (:func:`_is_panel`).
 
     A hidden subtree holding most of the page's text stays: pages (WeChat
     articles, "read more" layouts) hide their body until a script reveals it.
     """
+    collapsed: list[etree._Element] = []
     doomed = []
     hidden = []
     noscripts = []
@@ -293,11 +295,15 @@ def _clean(root: etree._Element) -> None:
         _parse_noframes(el)
     if hidden:
         total = nonspace_len(" ".join(root.itertext()))
+        shown_by = _controlled_ids(root)
         for el in hidden:
             if el.getparent() is None:
                 continue
             text = nonspace_len(" ".join(el.itertext()))
             links = sum(nonspace_len(" ".join(a.itertext())) for a in el.iter("a"))
+            if _is_panel(el, shown_by) and links <= 0.5 * text:
+                collapsed.append(el)  # text a click shows (not a menu of links)
+                continue
             # Kept only if it is most of the page and is laid out as text
             # (paragraphs, few links): hidden blocks of SEO keyword or link
             # spam are large too, but flat. A subtree holding the whole page
@@ -311,6 +317,22 @@ def _clean(root: etree._Element) -> None:
     for el in anchors:
         if el.getparent() is not None and _wraps_text(el):
             el.drop_tag()
+    return collapsed
+
+
+def _controlled_ids(root: etree._Element) -> set[str]:
+    """Ids a control on the page shows or hides (``aria-controls``)."""
+    return {name for value in root.xpath("//@aria-controls") for name in value.split()}
+
+
+def _is_panel(el: etree._Element, shown_by: set[str]) -> bool:
+    """A disclosure panel: a tab's panel, or a box a control on the page
+    opens (an accordion's answer, a "read more" section). Collapsed until
+    clicked, it is content the reader asks for, unlike a hidden template,
+    and it is marked so in the ARIA the page gives assistive technology."""
+    if el.get("class") and not _MARKED_NOT_CONTENT.isdisjoint(el.get("class").split()):
+        return False
+    return el.get("role") == "tabpanel" or el.get("id") in shown_by
 
 
 def _wraps_text(a: etree._Element) -> bool:
@@ -550,7 +572,9 @@ class Document:
         self.base_href: str | None = base.get("href").strip() if base is not None else None
         if "<template" in self.text:  # a streamed segment has one to go to
             _place_streamed(root)
-        _clean(root)
+        # Tab panels and accordion answers: text, but not what the page
+        # shows at first sight (auto's page-type decision reads without them).
+        self.collapsed: list[etree._Element] = _clean(root)
         _unchain(root)
         _flatten_deep(root)
         self.root: etree._Element = root

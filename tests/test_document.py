@@ -341,3 +341,26 @@ def test_markup_after_a_stray_body_or_html_end_tag_is_in_the_body() -> None:
         doc = as_document(page)
         assert doc.body.find(".//main") is not None, stray
         assert extract(page).text.count("Sentence") == 8, stray
+
+
+def test_collapsed_panels_a_control_opens_are_text_and_other_hidden_boxes_are_not() -> None:
+    """An accordion's answer (a box some control's aria-controls names) and a
+    tab's panel are hidden until clicked, but they are the page's text; a
+    menu of links a button opens, and a hidden box nothing opens, are not."""
+    answer = "Refunds are paid to the card used within five working days of the return."
+    tab = "The frame is welded aluminium and carries riders up to one hundred kilos."
+    page = f"""<html><body><main><h1>Questions</h1>
+      <button aria-controls="a1" aria-expanded="false">How are refunds paid?</button>
+      <div id="a1" hidden><p>{answer}</p></div>
+      <div role="tabpanel" style="display:none"><p>{tab}</p></div>
+      <div style="display: none"><p>Free shipping on orders over fifty euros today.</p></div>
+      <button aria-controls="menu">Menu</button>
+      <ul id="menu" hidden><li><a href="/a">Shop all bikes</a></li><li><a href="/b">Stores</a></li>
+      </ul>
+      <p>{"Our shop answers the questions customers ask most. " * 3}</p>
+    </main></body></html>"""
+    doc = as_document(page)
+    text = " ".join(doc.body.itertext())
+    assert answer in text and tab in text
+    assert "Free shipping" not in text and "Shop all bikes" not in text
+    assert sorted(el.tag for el in doc.collapsed) == ["div", "div"]

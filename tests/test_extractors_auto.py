@@ -1104,3 +1104,22 @@ def test_a_refinement_that_raises_is_skipped_and_the_page_keeps_its_text(
         listed = extract(LISTING)
     # No list route: the page falls back to the article methods' choice.
     assert listed.page_type is not PageType.LIST and "_list_route" in caplog.text
+
+
+def test_a_grid_above_a_folded_buying_guide_is_a_list() -> None:
+    """A category page's buying guide folded into an accordion is text (the
+    Document keeps collapsed panels), but the page as first shown is its
+    grid: the type decision reads it without the folded lines. Unfolded,
+    the same guide makes the page an article."""
+    url = "https://example.com/shop/mugs/"
+    topics = ("size", "glaze", "handle")
+    parts = zip(topics, PARAS[1:4], strict=True)
+    guide = "".join(f"<h3>Choosing by {t}</h3><p>{p}</p>" for t, p in parts)
+
+    def page(hidden: str) -> str:
+        box = f'<button aria-controls="g1">Buying guide</button><div id="g1"{hidden}>{guide}</div>'
+        return _shop_category(24).replace("</main>", f"{box}</main>")
+
+    folded = extract(page(" hidden"), url=url)
+    assert folded.page_type is PageType.LIST and len(folded.records) == 24
+    assert extract(page(""), url=url).page_type is PageType.ARTICLE
