@@ -129,6 +129,10 @@ _NOT_NAMES = frozenset({"author", "the author", "about the author", "post", "pos
 _WEEKDAY = re.compile(
     r"(?:mon|tues?|wed|thu|thurs?|fri|sat|sun)(?:day|sday|nesday|rsday|urday)?\.?,?$", re.I
 )
+# A byline's label alone on its line: the name is the next line.
+_BYLINE_LABEL = re.compile(
+    r"^\s*(?:(?:(?:article|story|post)\s+)?(?:written\s+)?by|author|作者|撰文)\s*[:：]?\s*$", re.I
+)
 _BY_PREFIX = re.compile(r"^(?:(?:written|posted)\s+)?by\b\s*:?\s*|^author\s*:\s*", re.I)
 
 
@@ -638,8 +642,13 @@ def _author_name(box: etree._Element) -> str | None:
     while (inner := next((d for d in box.iterdescendants() if _author_box(d)), None)) is not None:
         box = inner
     link = next(box.iter("a"), None)
-    text = collapse_ws(text_content(link if link is not None else box))
-    name = _without_date(_BY_PREFIX.sub("", text))
+    return _as_name(text_content(link if link is not None else box))
+
+
+def _as_name(text: str) -> str | None:
+    """``text`` as a person's name ("By" and a date after it left out), or
+    None for text that is no name (a bio, a label, a date)."""
+    name = _without_date(_BY_PREFIX.sub("", collapse_ws(text)))
     if (
         not 2 <= len(name) <= 60
         or len(name.split()) > MAX_NAME_WORDS
@@ -671,7 +680,10 @@ def _without_date(text: str) -> str:
 
 
 def _byline_author(lines: list[str]) -> str | None:
-    for line in lines:
+    for i, line in enumerate(lines):
+        # "Written by" on a line of its own, the name on the next.
+        if _BYLINE_LABEL.match(line) and i + 1 < len(lines) and (name := _as_name(lines[i + 1])):
+            return name
         for m in _AUTHOR_TEXT.finditer(line[:200]):
             name = next(g for g in m.groups() if g).strip()
             if name in _LABELS:  # 作者：责任编辑：张三

@@ -328,3 +328,26 @@ def test_a_list_page_has_no_date_read_from_its_entries() -> None:
     declared = page.replace("<title>", '<meta property="article:published_time" '
                             'content="2024-05-08"><title>')  # fmt: skip
     assert extract_metadata(declared, fetched_at=now, listing=True).published == "2024-05-08"
+
+
+@pytest.mark.parametrize(
+    ("label", "next_line", "author"),
+    [
+        ("Written by", "Jane Roe", "Jane Roe"),
+        ("Author:", "Jane Roe", "Jane Roe"),
+        ("By", "The Example Team", "The Example Team"),
+        ("作者", "王小明", "王小明"),
+        # The next line is no name: a date, a sentence.
+        ("Written by", "May 3, 2024", None),
+        ("Author", "The council met on Tuesday to vote on the park budget for next year.", None),
+    ],
+)
+def test_a_byline_label_on_its_own_line_names_the_next_line(
+    label: str, next_line: str, author: str | None
+) -> None:
+    body = "<p>" + "The council approved the budget after a long debate. " * 8 + "</p>"
+    html = _page(
+        "<title>Budget approved</title>",
+        f"<h1>Budget approved</h1><div>{label}</div><div>{next_line}</div>{body}",
+    )
+    assert extract_metadata(html).author == author
