@@ -302,7 +302,8 @@ def _clean(root: etree._Element) -> list[etree._Element]:
             text = nonspace_len(" ".join(el.itertext()))
             links = sum(nonspace_len(" ".join(a.itertext())) for a in el.iter("a"))
             if _is_panel(el, shown_by) and links <= 0.5 * text:
-                collapsed.append(el)  # text a click shows (not a menu of links)
+                if _top(el) is root:  # not inside a box dropped above
+                    collapsed.append(el)  # text a click shows (not a menu of links)
                 continue
             # Kept only if it is most of the page and is laid out as text
             # (paragraphs, few links): hidden blocks of SEO keyword or link
@@ -318,6 +319,15 @@ def _clean(root: etree._Element) -> list[etree._Element]:
         if el.getparent() is not None and _wraps_text(el):
             el.drop_tag()
     return collapsed
+
+
+def _top(el: etree._Element) -> etree._Element:
+    """The outermost ancestor: the root, unless a subtree holding ``el`` was
+    dropped (a dropped subtree keeps its document)."""
+    top = el
+    while (parent := top.getparent()) is not None:
+        top = parent
+    return top
 
 
 def _controlled_ids(root: etree._Element) -> set[str]:

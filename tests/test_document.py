@@ -354,6 +354,7 @@ def test_collapsed_panels_a_control_opens_are_text_and_other_hidden_boxes_are_no
       <div id="a1" hidden><p>{answer}</p></div>
       <div role="tabpanel" style="display:none"><p>{tab}</p></div>
       <div style="display: none"><p>Free shipping on orders over fifty euros today.</p></div>
+      <div hidden><button aria-controls="tip">?</button><p id="tip" hidden>{tab} Tip.</p></div>
       <button aria-controls="menu">Menu</button>
       <ul id="menu" hidden><li><a href="/a">Shop all bikes</a></li><li><a href="/b">Stores</a></li>
       </ul>
@@ -363,4 +364,5 @@ def test_collapsed_panels_a_control_opens_are_text_and_other_hidden_boxes_are_no
     text = " ".join(doc.body.itertext())
     assert answer in text and tab in text
     assert "Free shipping" not in text and "Shop all bikes" not in text
+    assert "Tip." not in text  # a panel inside a box dropped is dropped with it
     assert sorted(el.tag for el in doc.collapsed) == ["div", "div"]
