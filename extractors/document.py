@@ -19,7 +19,13 @@ from urllib.parse import urljoin
 
 from lxml import etree, html
 
-from .encoding import decode_html, looks_binary
+from .encoding import (
+    MAY_MISREAD,
+    decode_html,
+    looks_binary,
+    misreads_punctuation,
+    repair_misread,
+)
 from .text import clean_text, collapse_ws, guess_language, nonspace_len, preformatted_text
 
 T = TypeVar("T")
@@ -330,6 +336,18 @@ def _top(el: etree._Element) -> etree._Element:
     return top
 
 
+def _repair_texts(root: etree._Element) -> None:
+    """Undo misread characters in every text, tail and ``<meta>`` content
+    (read after entities are resolved: pages serve mojibake as ``&acirc;&euro;``)."""
+    for el in root.iter():
+        if el.text:
+            el.text = repair_misread(el.text)
+        if el.tail:
+            el.tail = repair_misread(el.tail)
+        if el.tag == "meta" and el.get("content"):
+            el.set("content", repair_misread(el.get("content")))
+
+
 def _controlled_ids(root: etree._Element) -> set[str]:
     """Ids a control on the page shows or hides (``aria-controls``)."""
     return {name for value in root.xpath("//@aria-controls") for name in value.split()}
@@ -548,6 +566,8 @@ class Document:
         self.text, self.encoding = decode_html(source, content_type)
         self.url = url
         root = parse_html(self.text)
+        if MAY_MISREAD.search(self.text) and misreads_punctuation("".join(root.itertext())):
+            _repair_texts(root)
         self.title = _title_of(root)
         lang = (root.get("lang") or "").strip().lower()
         self.lang_attr = lang if _LANG_TAG.fullmatch(lang) else None

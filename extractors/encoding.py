@@ -440,6 +440,61 @@ def repair_mojibake(text: str, cjk_codecs: list[str] | None = None) -> str:
     return text
 
 
+def _cp1252_char(byte: int) -> str:
+    """What cp1252 reads one byte as (Latin-1 for the bytes it leaves undefined)."""
+    try:
+        return bytes([byte]).decode("cp1252")
+    except UnicodeDecodeError:
+        return chr(byte)
+
+
+_CONTINUATION = re.escape("".join(_cp1252_char(b) for b in range(0x80, 0xC0)))
+# One character's UTF-8 bytes read as cp1252: a lead byte's letter, then one
+# to three continuation bytes' characters ("â€™" is "’"). Two-byte ones only
+# for Latin, Greek and Cyrillic letters (leads C2-D4): "ß“" is German, not a
+# misread NKo letter.
+_MIXED_MOJIBAKE = re.compile(
+    f"[\u00c2-\u00d4][{_CONTINUATION}]|[\u00e0-\u00ef][{_CONTINUATION}]{{2}}"
+    f"|[\u00f0-\u00f4][{_CONTINUATION}]{{3}}"
+)
+# Smart punctuation (’ “ ” – — …) misread once ("â€" and one more
+# character) or twice ("Ã¢â‚¬"...). Real text holds neither; a page holding
+# them a few times holds mojibake.
+_MISREAD_PUNCTUATION = ("\u00e2\u20ac", "\u00c3\u00a2\u00e2\u201a\u00ac")
+MIXED_MOJIBAKE_MIN = 3
+# What a source holding them shows: the characters, or "â" as an entity.
+MAY_MISREAD = re.compile(r"\u00e2\u20ac|&acirc;|&#0*226;|&#x0*e2;", re.I)
+
+
+def misreads_punctuation(text: str) -> bool:
+    """Whether a page's text (entities resolved) shows smart punctuation
+    misread (UTF-8 read as cp1252) at least ``MIXED_MOJIBAKE_MIN`` times:
+    text pasted from a misread source beside text read right, which the
+    whole-page repair of :func:`repair_mojibake` cannot undo."""
+    return sum(text.count(sign) for sign in _MISREAD_PUNCTUATION) >= MIXED_MOJIBAKE_MIN
+
+
+def repair_misread(text: str) -> str:
+    """``text`` with each misread character decoded back (twice for one
+    misread twice), on a page :func:`misreads_punctuation` flags."""
+    text = _MIXED_MOJIBAKE.sub(_decoded, text)
+    if _MISREAD_PUNCTUATION[0] in text:  # misread twice: its first reading
+        text = _MIXED_MOJIBAKE.sub(_decoded, text)
+    return text
+
+
+def _decoded(match: re.Match[str]) -> str:
+    raw = _to_bytes(match.group())
+    try:
+        char = raw.decode("utf-8") if raw is not None else match.group()
+    except UnicodeDecodeError:
+        return match.group()
+    # A Latin-1 control or soft hyphen may be the first reading of a
+    # character misread twice.
+    keep = char.isprintable() or char.isspace() or ord(char) < 0x100
+    return char if keep else match.group()
+
+
 CJK_TEXT = re.compile(r"[\u4e00-\u9fff]")
 _NON_ASCII = re.compile(r"[^\x00-\x7f]")
 _CONTROLS = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")

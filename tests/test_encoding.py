@@ -6,6 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from extractors import as_document
 from extractors.encoding import browser_misread, decode_html, looks_binary, normalize_encoding
 
 SIMPLIFIED = "国务院总理今天在人民大会堂会见了来访的客人，双方就经贸合作交换了意见。"
@@ -124,7 +125,7 @@ def test_long_utf8_page_cut_inside_a_character_is_still_utf8(
 
 def test_utf16_without_a_bom_is_text_when_the_header_says_so() -> None:
     """Half its bytes are NULs, which looks binary; the charset says otherwise."""
-    from extractors import as_document, extract
+    from extractors import extract
 
     page = (
         "<html><body><h1>标题</h1>" + "<p>这是一个用UTF-16LE编码的网页，没有字节顺序标记。</p>" * 5
@@ -168,3 +169,29 @@ def test_a_browser_misreads_only_when_its_reading_differs() -> None:
     latin = "<p>Le café ouvre à sept heures.</p>".encode("cp1252")
     assert browser_misread(latin, "text/html", "windows-1252") is None
     assert browser_misread(latin, "text/html", "") is None  # no reading to doubt
+
+
+def test_text_pasted_misread_beside_text_read_right_is_repaired() -> None:
+    """A page whose CMS stored some paragraphs misread (UTF-8 read as
+    cp1252, served as characters or as entities) beside paragraphs read
+    right: each misread character is decoded back, once or twice misread;
+    the text read right is untouched."""
+    from extractors.encoding import _cp1252_char
+
+    def misread(text: str) -> str:
+        return "".join(_cp1252_char(b) for b in text.encode("utf-8"))
+
+    story = "It isn’t “quoted” — it’s café, naïve, привет, 中文, 😀 … done."
+    right = "<p>" + "Café owners said “yes” — twice. " * 6 + "</p>"
+    entities = misread(story).encode("ascii", "xmlcharrefreplace").decode()
+    for wrong in (misread(story), misread(misread(story)), entities):
+        page = f"<html><head><title>{wrong}</title></head><body><p>{wrong}</p>{right}</body>"
+        doc = as_document(page)
+        text = " ".join(doc.body.itertext())
+        assert story in text and text.count("Café owners said “yes” — twice.") == 6
+        assert doc.title == story
+    # Two misread marks are not enough to touch a page (an article about
+    # mojibake quotes it): the text stays as written.
+    quoted = "<p>Broken pages show â€™ or â€œ where quotes belong. Spaß“ stays.</p>"
+    doc = as_document(f"<html><body>{quoted}{right}</body></html>")
+    assert "â€™ or â€œ" in " ".join(doc.body.itertext())
