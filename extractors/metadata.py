@@ -579,6 +579,8 @@ def find_author(
         names = [n.strip() for n in _names(obj.get("author") or obj.get("creator")) if n.strip()]
         if names:
             return ", ".join(dict.fromkeys(names))
+    if starter := _thread_starter(doc):
+        return starter
     byline = _byline_author(_byline_lines(doc, heading, main, params))
     if byline and is_chinese_page(doc):
         return byline  # Chinese portals put their own name in meta author
@@ -608,6 +610,27 @@ def find_author(
 
 
 NAME_BOX, BYLINE_BOX = 1, 2
+# A forum thread's header names who started it ("Thread starter Jane"): its
+# author, where the first post on a later page of the thread is a reply's.
+_STARTER = r"(?:thread\s+starter|started\s+by|original\s+poster|楼主)"
+_STARTER_IN_SOURCE = re.compile(_STARTER, re.I)
+_STARTER_LABEL = re.compile(rf"^\s*{_STARTER}\s*[:：]?\s*$", re.I)
+
+
+def _thread_starter(doc: Document) -> str | None:
+    """The name beside the one label naming a thread's starter (an element
+    of its own: a forum's index shows one per thread, and names no one)."""
+    if not _STARTER_IN_SOURCE.search(doc.text):
+        return None
+    labels = [
+        el
+        for el in doc.body.iter()
+        if isinstance(el.tag, str) and el.text and _STARTER_LABEL.match(el.text)
+    ]
+    if len(labels) != 1 or (box := labels[0].getparent()) is None:
+        return None
+    text = " ".join(box.itertext()).replace(labels[0].text, " ", 1)
+    return _as_name(text)
 
 
 def _microdata_name(el: etree._Element) -> str:

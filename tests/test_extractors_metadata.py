@@ -351,3 +351,24 @@ def test_a_byline_label_on_its_own_line_names_the_next_line(
         f"<h1>Budget approved</h1><div>{label}</div><div>{next_line}</div>{body}",
     )
     assert extract_metadata(html).author == author
+
+
+def test_a_threads_starter_named_in_its_header_is_its_author() -> None:
+    """On a later page of a thread the first post is a reply: the header's
+    "Thread starter" names the thread's author. A forum index names a
+    starter per thread, so its labels name no one."""
+    posts = "".join(
+        f'<article><span itemprop="author">{who}</span><p>{"Reply text. " * 8}</p></article>'
+        for who in ("replier_one", "replier_two")
+    )
+    header = (
+        '<ul><li><span class="u-srOnly">Thread starter</span> <a href="/m/9">jane_roe</a></li></ul>'
+    )
+    page = _page("<title>Tent advice - Forum</title>", f"<h1>Tent advice</h1>{header}{posts}")
+    assert extract_metadata(page).author == "jane_roe"
+    rows = "".join(
+        f'<li><a href="/t/{i}">T{i}</a><span>Started by</span><a href="/m/{i}">user{i}</a></li>'
+        for i in range(5)
+    )
+    index = _page("<title>Forum</title>", f"<h1>Camping</h1><ul>{rows}</ul>")
+    assert extract_metadata(index).author is None
