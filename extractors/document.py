@@ -212,6 +212,10 @@ def _is_hidden(el: etree._Element) -> bool:
     style = el.get("style")
     if style and _HIDDEN_STYLE.search(style):
         return True
+    return _marked_not_content(el)
+
+
+def _marked_not_content(el: etree._Element) -> bool:
     cls = el.get("class")
     return bool(cls) and not _MARKED_NOT_CONTENT.isdisjoint(cls.split())
 
@@ -358,7 +362,7 @@ def _is_panel(el: etree._Element, shown_by: set[str]) -> bool:
     opens (an accordion's answer, a "read more" section). Collapsed until
     clicked, it is content the reader asks for, unlike a hidden template,
     and it is marked so in the ARIA the page gives assistive technology."""
-    if el.get("class") and not _MARKED_NOT_CONTENT.isdisjoint(el.get("class").split()):
+    if _marked_not_content(el):
         return False
     return el.get("role") == "tabpanel" or el.get("id") in shown_by
 

@@ -129,11 +129,13 @@ _NOT_NAMES = frozenset({"author", "the author", "about the author", "post", "pos
 _WEEKDAY = re.compile(
     r"(?:mon|tues?|wed|thu|thurs?|fri|sat|sun)(?:day|sday|nesday|rsday|urday)?\.?,?$", re.I
 )
-# A byline's label alone on its line: the name is the next line.
-_BYLINE_LABEL = re.compile(
-    r"^\s*(?:(?:(?:article|story|post)\s+)?(?:written\s+)?by|author|作者|撰文)\s*[:：]?\s*$", re.I
+# A byline's label before the name ("By", "Written by:", "Author:", 作者);
+# alone on its line, it names the next line.
+_BY_PREFIX = re.compile(
+    r"^(?:(?:article|story|post)\s+)?(?:(?:written|posted)\s+)?by\b\s*[:：]?\s*"
+    r"|^(?:author\b|作者|撰文)\s*[:：]?\s*",
+    re.I,
 )
-_BY_PREFIX = re.compile(r"^(?:(?:written|posted)\s+)?by\b\s*:?\s*|^author\s*:\s*", re.I)
 
 
 @dataclass(frozen=True, slots=True)
@@ -704,8 +706,10 @@ def _without_date(text: str) -> str:
 
 def _byline_author(lines: list[str]) -> str | None:
     for i, line in enumerate(lines):
-        # "Written by" on a line of its own, the name on the next.
-        if _BYLINE_LABEL.match(line) and i + 1 < len(lines) and (name := _as_name(lines[i + 1])):
+        # "Written by" on a line of its own (nothing left once the label
+        # is taken off), the name on the next.
+        alone = line.strip() and not _BY_PREFIX.sub("", line.strip())
+        if alone and i + 1 < len(lines) and (name := _as_name(lines[i + 1])):
             return name
         for m in _AUTHOR_TEXT.finditer(line[:200]):
             name = next(g for g in m.groups() if g).strip()
