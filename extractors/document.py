@@ -20,9 +20,9 @@ from urllib.parse import urljoin
 from lxml import etree, html
 
 from .encoding import (
-    MAY_MISREAD,
     decode_html,
     looks_binary,
+    may_misread,
     misreads_punctuation,
     repair_misread,
 )
@@ -570,7 +570,7 @@ class Document:
         self.text, self.encoding = decode_html(source, content_type)
         self.url = url
         root = parse_html(self.text)
-        if MAY_MISREAD.search(self.text) and misreads_punctuation("".join(root.itertext())):
+        if may_misread(self.text) and misreads_punctuation("".join(root.itertext())):
             _repair_texts(root)
         self.title = _title_of(root)
         lang = (root.get("lang") or "").strip().lower()

@@ -462,8 +462,14 @@ _MIXED_MOJIBAKE = re.compile(
 # them a few times holds mojibake.
 _MISREAD_PUNCTUATION = ("\u00e2\u20ac", "\u00c3\u00a2\u00e2\u201a\u00ac")
 MIXED_MOJIBAKE_MIN = 3
-# What a source holding them shows: the characters, or "â" as an entity.
-MAY_MISREAD = re.compile(r"\u00e2\u20ac|&acirc;|&#0*226;|&#x0*e2;", re.I)
+# What a source holding them shows besides the characters: "â" as an entity.
+_MISREAD_ENTITY = re.compile(r"&(?:acirc|#0*226|#x0*e2);", re.I)
+
+
+def may_misread(source: str) -> bool:
+    """Whether a page's source may hold misread punctuation (a cheap test
+    before :func:`misreads_punctuation` reads the parsed texts)."""
+    return _MISREAD_PUNCTUATION[0] in source or bool(_MISREAD_ENTITY.search(source))
 
 
 def misreads_punctuation(text: str) -> bool:
