@@ -196,10 +196,17 @@ def preformatted_text(text: str) -> str:
     return PRE_BREAK.join(line[shared:] for line in lines)
 
 
-_LETTER = re.compile(r"[^\W\d_]")  # letters (str.isalpha, plus a few numerals like ²)
-_KANA = re.compile("[\u3040-\u30ff]")
-_HANGUL = re.compile("[\uac00-\ud7af]")
-_ASCII_LETTER = re.compile("[a-zA-Z]")
+# What is not of a script, in runs: a script's share is the text's length
+# after a substitution, which builds no list of single characters as findall.
+_NOT_LETTER = re.compile(r"[\W\d_]+")  # letters: str.isalpha, plus a few numerals like ²
+_NOT_KANA = re.compile("[^\u3040-\u30ff]+")
+_NOT_HANGUL = re.compile("[^\uac00-\ud7af]+")
+_NOT_HAN = re.compile(f"[^{_CJK}]+")
+_NOT_ASCII_LETTER = re.compile("[^a-zA-Z]+")
+
+
+def _count(not_wanted: re.Pattern[str], text: str) -> int:
+    return len(not_wanted.sub("", text))
 
 
 def guess_language(text: str) -> str | None:
@@ -208,19 +215,15 @@ def guess_language(text: str) -> str | None:
     sample = text[:20_000]
     if not sample.strip():
         return None
-    letters = len(_LETTER.findall(sample))
+    letters = _count(_NOT_LETTER, sample)
     if not letters:
         return None
-    kana = len(_KANA.findall(sample))
-    hangul = len(_HANGUL.findall(sample))
-    han = len(CJK_CHAR.findall(sample))
-    if kana > 0.05 * letters:
+    if _count(_NOT_KANA, sample) > 0.05 * letters:
         return "ja"
-    if hangul > 0.2 * letters:
+    if _count(_NOT_HANGUL, sample) > 0.2 * letters:
         return "ko"
-    if han > 0.2 * letters:
+    if _count(_NOT_HAN, sample) > 0.2 * letters:
         return "zh"
-    ascii_letters = len(_ASCII_LETTER.findall(sample))
-    if ascii_letters > 0.7 * letters:
+    if _count(_NOT_ASCII_LETTER, sample) > 0.7 * letters:
         return "en"
     return None
