@@ -132,6 +132,41 @@ def test_a_declared_thread_is_an_article_of_posts_not_a_list() -> None:
     assert all(f"I think plan {i} is fine." in thread.text for i in range(8))
 
 
+_COMMENTS = [
+    "I have lived by that rail yard for twenty years and never thought I would see the day "
+    "when it would be turned into something that the whole town can enjoy together.",
+    "Forty acres is a good start, but the council should also think about the parking: "
+    "every weekend the streets near the river are already full of cars and vans.",
+    "My children will love the cycle path, and I hope the trees they plant are the kind "
+    "that give shade in summer rather than the thin ones they put in last time.",
+]
+
+
+def _story_with_comments(box: str, comments: list[str]) -> str:
+    """A story whose readers' comments sit in its own box, below its
+    paragraphs (every method keeps them as prose)."""
+    story = "".join(f"<p>{p}</p>" for p in PARAS)
+    said = "".join(f"<p>{c}</p>" for c in comments)
+    return (
+        "<html><head><title>Council expands river park</title></head><body>"
+        '<nav><a href="/">Home</a> <a href="/news">News</a> <a href="/sport">Sport</a></nav>'
+        f'<div><h1>Council expands river park</h1>{story}<div id="{box}">{said}</div></div>'
+        "<footer>All rights reserved.</footer></body></html>"
+    )
+
+
+def test_readers_comments_in_a_comments_box_below_the_story_are_cut() -> None:
+    with_comments = PARAS + _COMMENTS
+    page = _story_with_comments("comments", _COMMENTS)
+    assert extract(page).lines == PARAS
+    assert extract(page, comments_min_long_lines=0).lines == with_comments  # the rule off
+    # A box not named for comments, or comments outweighing what stays (a
+    # forum's replies), are left as they are.
+    assert extract(_story_with_comments("talk", _COMMENTS)).lines == with_comments
+    replies = [f"Reply {i}: {c}" for i, c in enumerate(_COMMENTS * 2)]
+    assert extract(_story_with_comments("comments", replies)).lines == PARAS + replies
+
+
 def test_readers_comments_under_an_article_are_cut() -> None:
     from extractors.boilerplate import cut_comments
 
