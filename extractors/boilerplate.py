@@ -42,6 +42,7 @@ _NOISE = re.compile(
     r"related( articles| stories| posts| content)?|more|read more|continue reading.*|"
     r"share( this)?( article| story)?|comments?|add (a|your) comment|leave a (reply|comment)|"
     r"advertisement|sponsored|print|email|tweet|recommended|you may also like|"
+    r"(see|view|show) (all|more)|add to (cart|basket|bag)|tags|"
     r"sign up.*newsletter.*|subscribe.*)\W*$",
     re.I,
 )

@@ -458,6 +458,7 @@ FURNITURE = {
         "The boathouse will become a museum. Photo: Jane Doe/The Ledger",
     ],
     "prompt": ["Be the first to comment.", "Post your Comment", "Tags: park, budget, council"],
+    "control": ["View all", "See more »", "Add to cart", "Tags"],
 }
 FURNITURE_PAGE = f"""<html lang="en"><head><title>Council approves park budget</title></head>
 <body><ul>{NAV}</ul><article><h1>Council approves park budget</h1>
