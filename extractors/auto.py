@@ -41,6 +41,8 @@ from datetime import date, datetime
 from itertools import chain
 from typing import Any, TypeVar
 
+from lxml import etree
+
 from .boilerplate import clean_lines
 from .classify import (
     Classification,
@@ -676,29 +678,23 @@ def _with_lead(text: str, results: dict[str, Result], chosen: str, p: Params) ->
 _COMMENTS_BOX = re.compile(r"comment|disqus|respond|repl(y|ies)", re.I)
 
 
-def _comment_boxes(doc: Document, node: Any, chosen: Any) -> list[Any]:
-    """The outermost boxes named for readers' comments inside ``node`` (the
-    page without one), outside ``chosen`` and not holding it."""
+def _comments_chars(doc: Document, node: Any, chosen: Any) -> int:
+    """Text (non-space characters) in comment boxes inside ``node`` (the
+    page without one) and outside the ``chosen`` node."""
+    stats = doc.stats
     above = set(chosen.iterancestors()) if chosen is not None else set()
-    boxes = []
-    stack = [node if node is not None and node in doc.stats else doc.body]
+    total = 0
+    stack = [node if node is not None and node in stats else doc.body]
     while stack:
         el = stack.pop()
         if el is chosen:
             continue
         named = marks(el)
         if len(named) > 1 and _COMMENTS_BOX.search(named) and el not in above:
-            boxes.append(el)
+            total += stats[el].text_len if el in stats else 0
             continue
         stack.extend(c for c in el if isinstance(c.tag, str))
-    return boxes
-
-
-def _comments_chars(doc: Document, node: Any, chosen: Any) -> int:
-    """Text (non-space characters) in comment boxes inside ``node`` (the
-    page without one) and outside the ``chosen`` node."""
-    boxes = _comment_boxes(doc, node, chosen)
-    return sum(doc.stats[el].text_len for el in boxes if el in doc.stats)
+    return total
 
 
 # A box named for readers' comments as a word of its own ("comments",
@@ -707,19 +703,35 @@ def _comments_chars(doc: Document, node: Any, chosen: Any) -> int:
 _COMMENTS_NAME = re.compile(r"(?<![a-z])(?i:comments?|disqus|respond)(?![a-z])")
 
 
+# Elements whose class or id may name them for comments (a cheap first
+# cut, in C; ``_COMMENTS_NAME`` decides).
+_MAY_NAME_COMMENTS = etree.XPath(
+    ".//*[contains(@class, 'omment') or contains(@id, 'omment') or contains(@class, 'isqus')"
+    " or contains(@id, 'isqus') or contains(@class, 'espond') or contains(@id, 'espond')]"
+)
+
+
+def _comments_named(doc: Document) -> list[Any]:
+    """The outermost boxes of the page named for comments (see
+    ``_COMMENTS_NAME``), in document order."""
+
+    def compute() -> list[Any]:
+        named = [el for el in _MAY_NAME_COMMENTS(doc.body) if _COMMENTS_NAME.search(marks(el))]
+        inside = set(named)
+        return [el for el in named if not any(a in inside for a in el.iterancestors())]
+
+    return doc.derived("auto.comments_named", compute)
+
+
 def _without_comments(doc: Document, text: str, node: Any, p: Params) -> str | None:
     """``text`` without its last lines when they are readers' comments (they
     lie in boxes named for comments, none holding ``node``): a method
     keeping every paragraph of prose keeps the comments below the story.
     None unless what stays is an article (see ``Params.comments_max_share``)."""
-    if not p.comments_min_long_lines:
+    if not p.comments_min_long_lines or not (named := _comments_named(doc)):
         return None
     chain = set(node.iterancestors()) | {node} if node is not None else set()
-    boxes = [
-        el
-        for el in _comment_boxes(doc, doc.body, None)
-        if el not in chain and _COMMENTS_NAME.search(marks(el))
-    ]
+    boxes = [el for el in named if el not in chain]
     if not boxes:
         return None
     said = "".join("".join(t.split()) for el in boxes for t in text_lines(el))
