@@ -394,6 +394,33 @@ def cut_comments(lines: list[str], header: re.Pattern[str] = _COMMENTS_HEADER) -
     return lines
 
 
+# A "related stories" header, and what a list of headlines under it may
+# hold per line: the list closing the text is other pages' headlines.
+_RELATED_HEADER = re.compile(
+    r"^\W*(相关(新闻|文章|阅读|报道|链接|推荐)|延伸阅读|推荐阅读|"
+    r"相關(新聞|文章|閱讀|報導|報道|連結|推薦)|延伸閱讀|推薦閱讀|"
+    r"related( articles| stories| posts| content| links| news)?|you may also like|"
+    r"more (stories|news|articles)( on this( topic| story)?)?)\W*$",
+    re.I,
+)
+RELATED_ENTRY_MAX_CHARS = 80
+
+
+def cut_related_tail(lines: list[str]) -> list[str]:
+    """The lines before a "related stories" header that closes the text
+    with a list of headlines (every line after it short), found after the
+    first part of the text as a comments header is."""
+    start = min(COMMENTS_MIN_SHARE * sum(_chars(line) for line in lines), COMMENTS_MIN_CHARS)
+    seen = 0
+    for i, line in enumerate(lines):
+        if seen >= start and _RELATED_HEADER.match(collapse_ws(line)):
+            rest = lines[i + 1 :]
+            if all(_chars(entry) <= RELATED_ENTRY_MAX_CHARS for entry in rest):
+                return lines[:i]
+        seen += _chars(line)
+    return lines
+
+
 def drop_repeated_runs(lines: list[str]) -> list[str]:
     """The lines without a run of ``MIN_REPEATED_RUN`` or more lines that
     repeats the run right before it: the same block drawn again for another
@@ -525,7 +552,7 @@ def clean_lines(
     repeated blocks, a trailing list of teasers and generic boilerplate;
     on a product page (``product``), without the customers' reviews; on a
     thread (``thread``: a forum's, a Q&A page's) the signed posts stay."""
-    lines = cut_comments(strip_title(lines, list(titles)))
+    lines = cut_related_tail(cut_comments(strip_title(lines, list(titles))))
     if not thread:
         lines = cut_signed_comments(lines)
     if product:

@@ -167,6 +167,20 @@ def test_readers_comments_in_a_comments_box_below_the_story_are_cut() -> None:
     assert extract(_story_with_comments("comments", replies)).lines == PARAS + replies
 
 
+def test_a_related_stories_list_closing_the_text_is_cut() -> None:
+    from extractors.boilerplate import cut_related_tail
+
+    headlines = ["•『大原則 + 小聰明』省錢家政婦 省力有撇步", "•避免打掃「掛彩」 復健醫師小叮嚀"]
+    assert cut_related_tail([*PARAS, "※相關新聞》", *headlines]) == PARAS
+    assert cut_related_tail([*PARAS, "Related stories", "Park reopens", "Budget passes"]) == PARAS
+    # Prose after the header is no list of headlines; a header at the top
+    # of the text (a box above the story) ends nothing.
+    prose = [*PARAS, "Related stories", PARAS[0]]
+    assert cut_related_tail(prose) == prose
+    above = ["Related stories", "Park reopens", *PARAS]
+    assert cut_related_tail(above) == above
+
+
 def test_readers_comments_under_an_article_are_cut() -> None:
     from extractors.boilerplate import cut_comments
 
