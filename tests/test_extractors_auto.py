@@ -400,6 +400,10 @@ def test_chinese_datelines_and_site_footer_lines_are_boilerplate() -> None:
         "昨天 14:20",
         "刚刚",
         "2小时前 · 阅读 1234",
+        "本篇新闻热门关键词:",  # a tags line, and "更多关于 <tag> 的新闻" cut at its link
+        "关键词：教育 高考",
+        "更多关于",
+        "的新闻",
     ):
         assert is_boilerplate(line), line
     for line in (
@@ -410,6 +414,7 @@ def test_chinese_datelines_and_site_footer_lines_are_boilerplate() -> None:
         "市民可拨打12388举报电话，进行检举控告。",
         "处理时间较长，直到下午六点才结束。",
         "记者：南方多雨雪天气，北方天气如何？大雾天气是否会继续出现？",  # an interview's question
+        "Golang 里面有一个关键词叫做defer，它可以实现延迟调用。",
     ):
         assert not is_boilerplate(line), line
     assert is_boilerplate("记者：张三 李四")  # a credit
