@@ -404,6 +404,9 @@ def test_chinese_datelines_and_site_footer_lines_are_boilerplate() -> None:
         "关键词：教育 高考",
         "更多关于",
         "的新闻",
+        "(本文来自澎湃新闻，更多原创资讯请下载“澎湃新闻”APP)",  # app and mobile promos
+        "3g.ifeng.com 用手机随时随地看新闻",
+        "看都看完了，点【在看】试试",
     ):
         assert is_boilerplate(line), line
     for line in (
@@ -415,6 +418,7 @@ def test_chinese_datelines_and_site_footer_lines_are_boilerplate() -> None:
         "处理时间较长，直到下午六点才结束。",
         "记者：南方多雨雪天气，北方天气如何？大雾天气是否会继续出现？",  # an interview's question
         "Golang 里面有一个关键词叫做defer，它可以实现延迟调用。",
+        "用户可以下载客户端，也可以在网页上使用这项服务。",
     ):
         assert not is_boilerplate(line), line
     assert is_boilerplate("记者：张三 李四")  # a credit
