@@ -45,6 +45,10 @@ _NOISE = re.compile(
     r"share( this)?( article| story)?|comments?|add (a|your) comment|leave a (reply|comment)|"
     r"advertisement|sponsored|print|email|tweet|recommended|you may also like|"
     r"(see|view|show) (all|more)|add to (cart|basket|bag)|tags|"
+    r"email address|send (a |this )?link|printer[- ]friendly(\W+\w+){0,3}|"
+    r"e-?mail (this( article| story| page)?|to a friend)(\W+\w+){0,4}|"
+    r"rate this (article|story|post|page)|.*click to rate|"
+    r"not to be reproduced without permission.*|"
     r"sign up.*newsletter.*|subscribe.*)\W*$",
     re.I,
 )

@@ -481,7 +481,8 @@ FURNITURE = {
         "The boathouse will become a museum. Photo: Jane Doe/The Ledger",
     ],
     "prompt": ["Be the first to comment.", "Post your Comment", "Tags: park, budget, council"],
-    "control": ["View all", "See more »", "Add to cart", "Tags"],
+    "control": ["View all", "See more »", "Add to cart", "Tags", "Rate this article:"],
+    "form": ["Email address", "Send link", "Email to a friend Printer friendly Opinions"],
 }
 FURNITURE_PAGE = f"""<html lang="en"><head><title>Council approves park budget</title></head>
 <body><ul>{NAV}</ul><article><h1>Council approves park budget</h1>
@@ -504,6 +505,7 @@ def test_english_furniture_lines_are_boilerplate() -> None:
         "Shops like Facebook and Instagram pages are now part of the campaign, she said.",
         "The photo of the old boathouse was taken in 1920 by a local teacher.",
         "Share your thoughts with the council before the meeting, she said.",
+        "Email this article to a colleague and ask what they think of the plan, she said.",
         "print(12345)",  # a line of code in a tutorial
     ):
         assert not is_boilerplate(line), line
