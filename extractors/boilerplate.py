@@ -131,10 +131,12 @@ _CONTACT = re.compile(
     r"^\W*(to )?contact\b.{0,80}[\w.+-]+@[\w-]+\.\w",
     re.I,
 )
-# Social prompts: "follow us on Twitter", a lone "Twitter: @handle".
+# Social prompts: "follow us on Twitter", a lone "Twitter: @handle" or
+# "Follow me: twitter.com/handle".
 _SOCIAL = re.compile(
     r"\b(follow|join|like|fan of)\s+(us\s+|[\w.]+\s+){0,3}on\s+(twitter|facebook|google\+)|"
-    r"^\W*twitter\s*:\s*@\w+\W*$",
+    r"^\W*twitter\s*:\s*@\w+\W*$|"
+    r"^\W*follow (me|us)\W+(on\s+)?((twitter|facebook|instagram|x)\.com/|@)\w+\W*$",
     re.I,
 )
 # Share and save buttons drawn as text: "Share on Facebook", "Click to share

@@ -465,7 +465,11 @@ FURNITURE = {
         "By Priya Raman · June 1, 2024",
     ],
     "contact": ["jdoe@ledger.example", "To contact the reporter: jdoe@ledger.example"],
-    "social": ["For updates, follow The Ledger on Twitter", "Twitter: @janedoe"],
+    "social": [
+        "For updates, follow The Ledger on Twitter",
+        "Twitter: @janedoe",
+        "Follow me: twitter.com/janedoe",
+    ],
     "share": [
         "Share on Facebook",
         "61Click to share on X (Opens in new window)61",
@@ -506,6 +510,7 @@ def test_english_furniture_lines_are_boilerplate() -> None:
         "The photo of the old boathouse was taken in 1920 by a local teacher.",
         "Share your thoughts with the council before the meeting, she said.",
         "Email this article to a colleague and ask what they think of the plan, she said.",
+        "Follow me into the garden, she said.",
         "print(12345)",  # a line of code in a tutorial
     ):
         assert not is_boilerplate(line), line
