@@ -30,6 +30,13 @@ _EDITOR = re.compile(
 )
 # An interview's question, "记者：<a sentence>", is text; "记者：张三" a credit.
 _INTERVIEW_TURN = re.compile(r"^\s*(记者|記者)\s*[:：].{15,}[。？！?!]\W{0,2}$")
+# Headers of a list of other pages' stories ("related", "read on").
+_RELATED = (
+    r"相关(新闻|文章|阅读|报道|链接|推荐)|延伸阅读|推荐阅读|"
+    r"相關(新聞|文章|閱讀|報導|報道|連結|推薦)|延伸閱讀|推薦閱讀|"
+    r"related( articles| stories| posts| content| links| news)?|you may also like|"
+    r"more (stories|news|articles)( on this( topic| story)?)?"
+)
 _NOISE = re.compile(
     r"copyright|all rights reserved|©|版权所有|版权声明|免责声明|^声明[:：]|转载|不代表本(网|站)|"
     r"版權所有|版權聲明|免責聲明|^聲明[:：]|轉載|不代表本(網|站)|僅代表(作者|該機構)|未經.{0,10}(授權|許可|同意).{0,8}(不得|禁止|嚴禁|請勿|謝絕)|分享到|"
@@ -37,13 +44,12 @@ _NOISE = re.compile(
     r"点击.{0,10}(关注|阅读|在看|下载|菜单)|回复【|长按.{0,6}(识别|二维码)|"
     r"^(本篇新闻)?(热门)?(关键词|關鍵詞|关键字|關鍵字|标签|標籤)\s*[:：]|^更多关于|^的(新闻|新聞)\W*$|"
     r"更多.{0,12}下载.{0,12}(app|客户端|客戶端)|用手机.{0,8}(看|读)新闻|点【在看】|"
-    r"^(相关(新闻|文章|阅读|报道|链接|推荐)|延伸阅读|推荐阅读|热门(推荐|文章|新闻)|更多|更多精彩|"
-    r"相關(新聞|文章|閱讀|報導|報道|連結|推薦)|延伸閱讀|推薦閱讀|熱門(推薦|文章|新聞)|"
+    rf"^({_RELATED}|热门(推荐|文章|新闻)|更多|更多精彩|熱門(推薦|文章|新聞)|"
     r"评论|网友评论|我要评论|发表评论|上一篇|下一篇|返回(首页|顶部)|打印|关闭窗口|"
     r"評論|網友評論|我要評論|發表評論|返回(首頁|頂部)|列印|關閉視窗|"
-    r"related( articles| stories| posts| content)?|more|read more|continue reading.*|"
+    r"more|read more|continue reading.*|"
     r"share( this)?( article| story)?|comments?|add (a|your) comment|leave a (reply|comment)|"
-    r"advertisement|sponsored|print|email|tweet|recommended|you may also like|"
+    r"advertisement|sponsored|print|email|tweet|recommended|"
     r"(see|view|show) (all|more)|add to (cart|basket|bag)|tags|"
     r"email address|send (a |this )?link|printer[- ]friendly(\W+\w+){0,3}|"
     r"e-?mail (this( article| story| page)?|to a friend)(\W+\w+){0,4}|"
@@ -402,15 +408,10 @@ def cut_comments(lines: list[str], header: re.Pattern[str] = _COMMENTS_HEADER) -
     return lines
 
 
-# A "related stories" header, and what a list of headlines under it may
-# hold per line: the list closing the text is other pages' headlines.
-_RELATED_HEADER = re.compile(
-    r"^\W*(相关(新闻|文章|阅读|报道|链接|推荐)|延伸阅读|推荐阅读|"
-    r"相關(新聞|文章|閱讀|報導|報道|連結|推薦)|延伸閱讀|推薦閱讀|"
-    r"related( articles| stories| posts| content| links| news)?|you may also like|"
-    r"more (stories|news|articles)( on this( topic| story)?)?)\W*$",
-    re.I,
-)
+# A "related stories" header (leading marks allowed: "※相關新聞》"), and
+# what a list of headlines under it may hold per line: the list closing the
+# text is other pages' headlines.
+_RELATED_HEADER = re.compile(rf"^\W*({_RELATED})\W*$", re.I)
 RELATED_ENTRY_MAX_CHARS = 80
 
 
