@@ -50,10 +50,6 @@ _NOISE = re.compile(
     r"more|read more|continue reading.*|"
     r"share( this)?( article| story)?|comments?|add (a|your) comment|leave a (reply|comment)|"
     r"advertisement|sponsored|print|email|tweet|recommended|"
-    r"(see|view|show) (all|more)|add to (cart|basket|bag)|tags|"
-    r"email address|send (a |this )?link|printer[- ]friendly(\W+\w+){0,3}|"
-    r"e-?mail (this( article| story| page)?|to a friend)(\W+\w+){0,4}|"
-    r"rate this (article|story|post|page)|.*click to rate|"
     r"not to be reproduced without permission.*|"
     r"sign up.*newsletter.*|subscribe.*)\W*$",
     re.I,
@@ -190,8 +186,15 @@ _CREDIT_ZH = re.compile(
     r"[^】\]]{0,40}[】\]][^\u4e00-\u9fff]{0,40}$"
 )
 # A control's label drawn as a line: a code block's copy button, a dialog's
-# close button, a quote's expander.
-_UI_LABEL = re.compile(r"^(copy|close|click to (expand|collapse)|show (more|less))\W*$", re.I)
+# close button, a quote's expander, a grid's "View all", a shop's "Add to
+# cart", a rating widget, a send-to-a-friend form's fields.
+_UI_LABEL = re.compile(
+    r"^(copy|close|click to (expand|collapse)|(see|view|show) (all|more)|show less|tags|"
+    r"add to (cart|basket|bag)|rate this (article|story|post|page)|.*click to rate|"
+    r"email address|send (a |this )?link|printer[- ]friendly(\W+\w+){0,3}|"
+    r"e-?mail (this( article| story| page)?|to a friend)(\W+\w+){0,4})\W*$",
+    re.I,
+)
 # A stamp written for machines (ISO date and time with its zone), and a Q&A
 # comment's stamp ("Commented Mar 5, 2019 at 14:02"): never prose.
 _STAMP_LINE = re.compile(
