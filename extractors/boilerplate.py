@@ -391,12 +391,18 @@ def _norm(text: str) -> str:
     return re.sub(r"\W+", "", text).lower()
 
 
+def _lead_chars(lines: list[str]) -> float:
+    """How much text precedes any header that may end the article (a
+    comments or "related" header above it is a box beside the story)."""
+    return min(COMMENTS_MIN_SHARE * sum(_chars(line) for line in lines), COMMENTS_MIN_CHARS)
+
+
 def cut_comments(lines: list[str], header: re.Pattern[str] = _COMMENTS_HEADER) -> list[str]:
     """The lines before the readers' comments: a comments header after the
     first part of the text ends the article (``header``: another section
     that ends it, as the reviews under a product). A header repeated below
     heads each post's comments: the text ends at its last copy."""
-    start = min(COMMENTS_MIN_SHARE * sum(_chars(line) for line in lines), COMMENTS_MIN_CHARS)
+    start = _lead_chars(lines)
     seen = 0
     for i, line in enumerate(lines):
         short = _chars(line) <= COMMENTS_HEADER_MAX_CHARS
@@ -422,7 +428,7 @@ def cut_related_tail(lines: list[str]) -> list[str]:
     """The lines before a "related stories" header that closes the text
     with a list of headlines (every line after it short), found after the
     first part of the text as a comments header is."""
-    start = min(COMMENTS_MIN_SHARE * sum(_chars(line) for line in lines), COMMENTS_MIN_CHARS)
+    start = _lead_chars(lines)
     seen = 0
     for i, line in enumerate(lines):
         if seen >= start and _RELATED_HEADER.match(collapse_ws(line)):
