@@ -460,10 +460,18 @@ def _flatten_deep(root: etree._Element) -> None:
         el.text = text
 
 
+def within_budget(text: str) -> tuple[str, bool]:
+    """The markup parsed for ``text``: over MAX_CHARS, its scripts, styles and
+    data URIs emptied and the rest cut there; and whether anything was cut."""
+    if len(text) <= MAX_CHARS:
+        return text, False
+    slim = _DATA_URI.sub('=""', _NO_TEXT_BLOCKS.sub(r"<\1></\1>", text))
+    return slim[:MAX_CHARS], len(slim) > MAX_CHARS
+
+
 def parse_html(text: str) -> etree._Element:
     """Parse markup into an lxml tree (never returns None)."""
-    if len(text) > MAX_CHARS:
-        text = _DATA_URI.sub('=""', _NO_TEXT_BLOCKS.sub(r"<\1></\1>", text))[:MAX_CHARS]
+    text, _ = within_budget(text)
     if text.lstrip().startswith("<?xml"):
         text = re.sub(r"^\s*<\?xml[^>]*\?>", "", text)
     text = _BODY_END.sub("", _close_title(text))
@@ -569,7 +577,8 @@ class Document:
             source = b""  # an image or an archive is no page: an empty result
         self.text, self.encoding = decode_html(source, content_type)
         self.url = url
-        root = parse_html(self.text)
+        markup, self.cut_short = within_budget(self.text)  # said by `sitesift extract`
+        root = parse_html(markup)
         if may_misread(self.text) and misreads_punctuation("".join(root.itertext())):
             _repair_texts(root)
         self.title = _title_of(root)

@@ -366,3 +366,15 @@ def test_collapsed_panels_a_control_opens_are_text_and_other_hidden_boxes_are_no
     assert "Free shipping" not in text and "Shop all bikes" not in text
     assert "Tip." not in text  # a panel inside a box dropped is dropped with it
     assert sorted(el.tag for el in doc.collapsed) == ["div", "div"]
+
+
+def test_a_page_over_the_budget_is_cut_and_says_so() -> None:
+    from extractors.document import MAX_CHARS
+
+    prose = "<p>" + "words of a paragraph. " * (MAX_CHARS // 20) + "</p>"
+    assert as_document(prose).cut_short
+    # scripts and styles do not count against the budget: nothing is cut
+    scripted = "<script>" + "x" * (MAX_CHARS + 10) + "</script><p>A short page.</p>"
+    doc = as_document(scripted)
+    assert not doc.cut_short and "A short page." in "".join(doc.body.itertext())
+    assert not as_document("<p>A short page.</p>").cut_short
