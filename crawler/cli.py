@@ -50,6 +50,8 @@ def _project_settings(overrides: list[str], log_level: str | None):  # noqa: ANN
             print(f"sitesift: warning: -s {name}: not a setting of Scrapy or sitesift, "
                   f"passed on for extensions{_did_you_mean(name, settings, everything=True)}",
                   file=sys.stderr)  # fmt: skip
+        if name == "LOG_LEVEL":
+            value = value.strip().upper()  # as --loglevel: logging knows upper case only
         settings.set(name, value, priority="cmdline")
     if log_level:
         settings.set("LOG_LEVEL", log_level.upper(), priority="cmdline")
@@ -100,6 +102,17 @@ def _check_output(path: str) -> None:
         raise CLIError(f"output folder {parent} does not exist")
     if not os.access(parent, os.W_OK):
         raise CLIError(f"output folder {parent} is not writable")
+    # Some folders pass the access check and refuse a new file (/proc, a
+    # read-only mount): open it as the feed will, and leave no trace.
+    file = Path(path).expanduser()
+    existed = file.exists()
+    try:
+        with file.open("ab"):
+            pass
+    except OSError as exc:
+        raise CLIError(f"output {path} cannot be written: {exc.strerror or exc}") from None
+    if not existed:
+        file.unlink(missing_ok=True)
 
 
 def cmd_crawl(args: argparse.Namespace) -> int:
@@ -343,6 +356,9 @@ def _fetch_within(url: str, deadline: float) -> tuple[bytes, str | None]:
                     break
                 chunks.append(chunk)
                 size += len(chunk)
+            if size >= DOWNLOAD_MAXSIZE and response.read1(1):  # as a crawl records it
+                raise CLIError(f"cannot fetch {url}: the page is over DOWNLOAD_MAXSIZE "
+                               f"({DOWNLOAD_MAXSIZE} bytes)")  # fmt: skip
             if response.length and size < DOWNLOAD_MAXSIZE:
                 raise CLIError(f"cannot fetch {url}: the page ended after {size} of "
                                f"{expected} bytes")  # fmt: skip
@@ -464,6 +480,12 @@ def cmd_extract(args: argparse.Namespace) -> int:
         if why := ("it is empty" if not page.strip() else _not_a_page(page, None)):
             raise CLIError(f"reference {path}: {why}")  # it would remove nothing, unsaid
     doc = as_document(data, url, content_type)
+    if doc.cut_short:
+        from extractors.document import MAX_CHARS
+
+        print(f"sitesift: warning: {args.file}: over {MAX_CHARS:,} characters of markup "
+              "once scripts and styles are left out; only the first ones were read",
+              file=sys.stderr)  # fmt: skip
     if blocked := _block_page(doc):
         print(f"sitesift: {args.file}: {blocked} (a captcha or access-denied page; "
               "a crawl records it as blocked): nothing extracted", file=sys.stderr)  # fmt: skip

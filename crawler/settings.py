@@ -301,7 +301,8 @@ def check_settings(settings: Any, only: Collection[str] | None = None) -> list[s
     from scrapy.settings import SETTINGS_PRIORITIES
 
     problems = []
-    for name, kind in _kinds.items():
+    kinds = _kinds | _scrapy_kinds_set_by_hand(settings, only)
+    for name, kind in kinds.items():
         if only is not None and name not in only:
             continue
         value = settings.get(name)
@@ -337,7 +338,39 @@ def check_settings(settings: Any, only: Collection[str] | None = None) -> list[s
             continue
         if kind is not bool and (out_of_range := _out_of_range(name, number)):
             problems.append(f"{name}={value!r}{source} {out_of_range}")
+    problems += _log_level_problem(settings, only)
     return problems + _screenshot_problems(settings, only, problems)
+
+
+def _scrapy_kinds_set_by_hand(
+    settings: Any,  # noqa: ANN401
+    only: Collection[str] | None,
+) -> dict[str, type]:
+    """The type of each other Scrapy setting given with -s whose default is
+    a flag or a number (ROBOTSTXT_OBEY=maybe, RETRY_TIMES=x): Scrapy reads
+    them as the crawl starts and stops it with a traceback."""
+    from scrapy.settings import SETTINGS_PRIORITIES, default_settings
+
+    out: dict[str, type] = {}
+    for name in only if only is not None else list(settings):
+        if name in _kinds or (settings.getpriority(name) or 0) < SETTINGS_PRIORITIES["cmdline"]:
+            continue
+        kind = type(getattr(default_settings, name, None))
+        if kind in (bool, int, float):
+            out[name] = kind
+    return out
+
+
+def _log_level_problem(settings: Any, only: Collection[str] | None) -> list[str]:  # noqa: ANN401
+    """LOG_LEVEL must name a level (Python's logging raises on any other)."""
+    import logging
+
+    if only is not None and "LOG_LEVEL" not in only:
+        return []
+    value = settings.get("LOG_LEVEL")
+    if isinstance(value, int) or str(value).upper() in logging.getLevelNamesMapping():
+        return []
+    return [f"LOG_LEVEL={value!r} takes one of CRITICAL, ERROR, WARNING, INFO, DEBUG"]
 
 
 def _screenshot_problems(

@@ -96,6 +96,10 @@ def test_unwritable_output(tmp_path: Path) -> None:
     db = f"sqlite:///{tmp_path / 'x.db'}"
     proc = sitesift("crawl", str(sites), "--db", db, "-O", str(tmp_path / "no" / "out.jsonl"))
     assert_clean_error(proc, "does not exist")
+    # a folder that passes the access check and refuses a new file
+    proc = sitesift("crawl", str(sites), "--db", db, "-O", "/proc/items.jsonl")
+    assert_clean_error(proc, "output /proc/items.jsonl cannot be written")
+    assert not (tmp_path / "x.db").exists()  # refused before the crawl
 
 
 def test_bad_setting_syntax(tmp_path: Path) -> None:
@@ -476,6 +480,24 @@ def test_extract_url_cut_short(serve: Callable[[Handler], str]) -> None:
     assert_clean_error(sitesift("extract", serve(short)), "ended after 28 of 1000 bytes")
 
 
+def test_extract_url_over_the_size_cap_is_an_error_as_in_a_crawl(
+    serve: Callable[[Handler], str],
+) -> None:
+    from crawler.settings import DOWNLOAD_MAXSIZE
+
+    def endless(h: BaseHTTPRequestHandler) -> None:  # no Content-Length: read to the cap
+        h.send_response(200)
+        h.send_header("Content-Type", "text/html")
+        h.end_headers()
+        h.wfile.write(b"<html><body>")
+        block = b"<p>words</p>" * 8192
+        for _ in range(DOWNLOAD_MAXSIZE // len(block) + 2):
+            h.wfile.write(block)
+        h.close_connection = True
+
+    assert_clean_error(sitesift("extract", serve(endless)), "the page is over DOWNLOAD_MAXSIZE")
+
+
 def test_extract_url_deadline_holds_while_headers_trickle(serve: Callable[[Handler], str]) -> None:
     """A server sending one header line every second never ends a read:
     the deadline counts from the connection on."""
@@ -583,6 +605,10 @@ def test_extract_reads_gzip_pages_and_refuses_what_is_no_page(
         ("SITESIFT_ALLOW_NETWORKS=10.0.0.0/33", "'10.0.0.0/33' is not an address or network"),
         ("SITESIFT_SCREENSHOT_QUALITY=150", "screenshot quality must be between 1 and 100"),
         ("SITESIFT_SCREENSHOT=none", "no such setting (did you mean SITESIFT_SCREENSHOTS?)"),
+        # Scrapy's own flags and numbers, read by Scrapy as the crawl starts
+        ("ROBOTSTXT_OBEY=maybe", "ROBOTSTXT_OBEY='maybe' takes true or false"),
+        ("RETRY_TIMES=x", "RETRY_TIMES='x' takes a whole number"),
+        ("LOG_LEVEL=loud", "LOG_LEVEL='LOUD' takes one of CRITICAL, ERROR"),
     ],
 )
 def test_a_bad_setting_stops_the_crawl(
@@ -606,7 +632,8 @@ def test_good_settings_are_not_refused(tmp_path: Path) -> None:
     db = tmp_path / "x.db"
     sites = tmp_path / "sites.txt"
     good = ["DOWNLOAD_TIMEOUT=2.5", "SITESIFT_DENY_PRIVATE=False", "SITESIFT_SCREENSHOTS=NONE",
-            "SITESIFT_MAX_PAGES=2", "CONCURRENT_REQUESTS=4"]  # fmt: skip
+            "SITESIFT_MAX_PAGES=2", "CONCURRENT_REQUESTS=4", "ROBOTSTXT_OBEY=false",
+            "RETRY_TIMES=1", "LOG_LEVEL=info"]  # fmt: skip
     with serving(lambda path: "<html><body><p>Hello.</p></body></html>") as url:
         sites.write_text(url + "\n")
         settings = [arg for pair in good for arg in ("-s", pair)]
@@ -637,7 +664,8 @@ def _tables(db: Path) -> list[str]:
 
 @pytest.mark.parametrize(
     "command",
-    [["status"], ["export", "-o", "OUT"], ["schedule", "list"], ["prune-screenshots"]],
+    [["status"], ["export", "-o", "OUT"], ["schedule", "list"], ["prune-screenshots"],
+     ["scheduler", "--max-runs", "1"]],  # fmt: skip
 )
 def test_reading_commands_leave_a_foreign_database_alone(
     tmp_path: Path, command: list[str]
