@@ -49,7 +49,9 @@ def default_db() -> str:
     return _project_settings([], None).get("SITESIFT_DB")
 
 
-def open_db(url: str | None, *, create: bool = False) -> tuple[Engine, str]:
+def open_db(
+    url: str | None, *, create: bool = False, missing: str = "crawl first, or pass --db URL"
+) -> tuple[Engine, str]:
     """The engine for ``--db`` (or the default). Only commands that may
     start a database (``create``) make one; the others need one sitesift
     made: a command that reads must not add sitesift's tables to a foreign
@@ -67,7 +69,7 @@ def open_db(url: str | None, *, create: bool = False) -> tuple[Engine, str]:
     database = parsed.database
     is_file = parsed.get_backend_name() == "sqlite" and database not in (None, "", ":memory:")
     if not create and is_file and not Path(database).exists():
-        raise _cli_error(f"no database at {database} (crawl first, or pass --db URL)")
+        raise _cli_error(f"no database at {database} ({missing})")
     try:
         return (connect(url) if create else open_existing(url)), url
     except DatabaseError as exc:
@@ -425,7 +427,10 @@ def cmd_scheduler(args: argparse.Namespace) -> int:
 
     settings = _settings()
     _check_settings(settings)
-    engine, url = open_db(args.db, create=True)
+    # A mistyped path would make a new, empty database and wait on it forever.
+    engine, url = open_db(
+        args.db, missing="add a job first with sitesift schedule add, or pass the --db it used"
+    )
     tick = args.tick if args.tick is not None else settings.getfloat("SITESIFT_SCHEDULER_TICK")
     lease = settings.getfloat("SITESIFT_SCHEDULER_LEASE")
     try:
