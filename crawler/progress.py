@@ -136,5 +136,5 @@ class Progress:
                         "due for a revisit yet (-s SITESIFT_REVISIT=False fetches them)",
                         resumed, not_due)  # fmt: skip
         if reason == "shutdown" and getattr(spider, "shared", None) is None:  # not distributed
-            logger.info("stopped early (Ctrl-C): crawl again with --resume to go on; "
-                        "the pages stored are not fetched again")  # fmt: skip
+            logger.info("stopped early (Ctrl-C or a stop signal): crawl again with --resume "
+                        "to go on; the pages stored are not fetched again")  # fmt: skip

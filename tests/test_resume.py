@@ -313,7 +313,8 @@ def test_ctrl_c_ends_the_crawl_and_resume_finishes_it(
         child.kill()
         pytest.fail(f"the crawl did not end after {presses} Ctrl-C")
     if presses == 1:  # a graceful stop ends with its summary, and says how to go on
-        assert "stopped early (Ctrl-C): crawl again with --resume" in log.read_text()
+        said = "stopped early (Ctrl-C or a stop signal): crawl again with --resume"
+        assert said in log.read_text()
     _resume_fetches_nothing_stored(web, sites, db_url, len(expected))
     assert set(rows(db_url)) == set(expected)
     runs = run_reasons(db_url)
