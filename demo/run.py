@@ -61,7 +61,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    parser.add_argument("--out", default="out", help="folder for the database, feed and site list")
+    parser.add_argument(
+        "--out", default="out", help="folder for the database, feed, site list and screenshots"
+    )
     parser.add_argument("--max-pages", type=int, default=None, help="pages per site")
     args = parser.parse_args(argv)
     out = Path(args.out)
@@ -73,7 +75,8 @@ def main(argv: list[str] | None = None) -> int:
     with DemoWeb() as web:
         web.write_site_list(sites)
         print("demo web serving:", ", ".join(f"{k} {v}" for k, v in web.urls.items()))
-        cmd = ["crawl", str(sites), "--db", f"sqlite:///{db}", "-O", str(feed)]
+        cmd = ["crawl", str(sites), "--db", f"sqlite:///{db}", "-O", str(feed),
+               "-s", f"SITESIFT_SCREENSHOT_DIR={out / 'screenshots'}"]  # fmt: skip
         if args.max_pages:
             cmd += ["--max-pages", str(args.max_pages)]
         code = sitesift(cmd)
