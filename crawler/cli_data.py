@@ -461,7 +461,7 @@ def cmd_prune_screenshots(args: argparse.Namespace) -> int:
     from pipelines.schema import database_key, pages, screenshots
 
     engine, url = open_db(args.db)
-    directory = args.dir or _settings().get("SITESIFT_SCREENSHOT_DIR")
+    directory = args.dir or _stored_folder(engine) or _settings().get("SITESIFT_SCREENSHOT_DIR")
     if args.dir and not Path(args.dir).is_dir():  # a typo; the default may not exist yet
         engine.dispose()
         raise CLIError(f"no screenshot folder at {args.dir}")
@@ -488,6 +488,18 @@ def cmd_prune_screenshots(args: argparse.Namespace) -> int:
     if missing := sum(1 for sha in keep if store.find(sha) is None):
         print(f"{missing} screenshot(s) the database refers to are missing from {directory}")
     return 0
+
+
+def _stored_folder(engine: Engine) -> str | None:
+    """The folder the database's screenshots were written to (rows name
+    their files by absolute path, <folder>/<sha[:2]>/<sha>.<ext>): the
+    default SITESIFT_SCREENSHOT_DIR is relative to where a command runs, and
+    a sweep run from another folder would find every file missing."""
+    from pipelines.schema import screenshots
+
+    with engine.connect() as conn:
+        path = conn.execute(select(screenshots.c.path).limit(1)).scalar()
+    return str(Path(path).parent.parent) if path else None
 
 
 # -- the parsers --------------------------------------------------------------------
@@ -562,7 +574,8 @@ def add_data_commands(sub: Any) -> None:  # noqa: ANN401 - argparse's private su
     prune = sub.add_parser("prune-screenshots",
                            help="delete screenshot files no stored page refers to")  # fmt: skip
     _db_flag(prune)
-    prune.add_argument("--dir", help="screenshot folder (default: SITESIFT_SCREENSHOT_DIR)")
+    prune.add_argument("--dir", help="screenshot folder (default: the one the database's "
+                       "screenshots were written to, else SITESIFT_SCREENSHOT_DIR)")  # fmt: skip
     prune.add_argument("--force", action="store_true",
                        help="sweep even if other databases' crawls stored there")  # fmt: skip
     prune.add_argument("--min-age", type=_seconds, default=3600.0,

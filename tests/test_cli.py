@@ -664,8 +664,13 @@ def _tables(db: Path) -> list[str]:
 
 @pytest.mark.parametrize(
     "command",
-    [["status"], ["export", "-o", "OUT"], ["schedule", "list"], ["prune-screenshots"],
-     ["scheduler", "--max-runs", "1"]],  # fmt: skip
+    [
+        ["status"],
+        ["export", "-o", "OUT"],
+        ["schedule", "list"],
+        ["prune-screenshots"],
+        ["scheduler", "--max-runs", "1"],
+    ],  # fmt: skip
 )
 def test_reading_commands_leave_a_foreign_database_alone(
     tmp_path: Path, command: list[str]

@@ -423,6 +423,18 @@ def test_prune_screenshots_keeps_what_pages_refer_to(tmp_path: Path) -> None:
     with engine.connect() as conn:  # no row names a file that is gone
         assert set(conn.execute(select(screenshots.c.sha256)).scalars()) == {used.sha256}
     engine.dispose()
+    # without --dir, from another folder: the folder the rows name, not ./sitesift-screenshots
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    proc = subprocess.run(
+        [sys.executable, "-m", "crawler.cli", "prune-screenshots", "--db", db, "--min-age", "0"],
+        capture_output=True, text=True, timeout=60, cwd=elsewhere,
+        env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1])},
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    said = f"0 unreferenced screenshot(s) removed from {tmp_path / 'shots'}; 1 in use"
+    assert said in proc.stdout
+    assert "missing" not in proc.stdout and Path(used.path).exists()
 
 
 def test_prune_screenshots_spares_a_folder_another_database_stores_in(
