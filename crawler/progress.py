@@ -82,9 +82,8 @@ class Progress:
         if engine is not None and not engine.running:  # Ctrl-C: a graceful stop
             downloader = getattr(engine, "downloader", None)
             under_way = len(getattr(downloader, "active", ()))
-            logger.info("stopping: %d fetched; waiting for %d request(s) under way "
-                        "(one delay apart on a slow site); Ctrl-C again stops at once",
-                        done, under_way)  # fmt: skip
+            logger.info("stopping: %d fetched; waiting for %d request(s) under way; "
+                        "Ctrl-C again stops at once", done, under_way)  # fmt: skip
             return
         stats = self.crawler.stats
         scheduler = getattr(engine, "scheduler", None)  # Scrapy >= 2.19

@@ -40,6 +40,7 @@ EXTENSIONS = {
     "scrapy.extensions.telnet.TelnetConsole": None,
     "crawler.throttle.SiteThrottle": 0,
     "crawler.progress.Progress": 500,
+    "crawler.quickstop.QuickStop": 505,
     "crawler.looplag.LoopLag": 510,
 }
 
@@ -115,6 +116,9 @@ SITESIFT_FOLLOW_FEEDS = True
 SITESIFT_STORE_BATCH = 50  # items per database transaction
 SITESIFT_STORE_FLUSH_SECONDS = 2.0  # ...or sooner when this much time passed
 SITESIFT_PROGRESS_INTERVAL = 10.0  # seconds between progress lines; 0 = off
+# Ctrl-C / SIGTERM: drop the requests still queued behind a site's delay
+# (crawler/quickstop.py; --resume fetches them) instead of waiting them out.
+SITESIFT_STOP_DROPS_QUEUED = True
 # Crawler-trap guards (crawler/traps.py); a refused URL is recorded as skipped.
 # 0 turns one off. Session ids are dropped from URLs by the canonicaliser.
 SITESIFT_TRAP_MAX_URL_LENGTH = 1024

@@ -320,3 +320,52 @@ def test_ctrl_c_ends_the_crawl_and_resume_finishes_it(
     runs = run_reasons(db_url)
     assert runs[0][0].endswith("resumed by run 2"), runs
     assert runs[1] == ("finished", [1])
+
+
+def test_a_graceful_stop_drops_the_requests_queued_behind_the_delay(tmp_path: Path) -> None:
+    """Ctrl-C on a polite crawl: the requests waiting in the site's download
+    queue (one delay apart: 16 of them held the stop for 24 s here) are
+    dropped, not fetched and not recorded; --resume fetches them."""
+    from tests.local_site import serving
+
+    hits: list[tuple[float, str]] = []
+
+    def page(path: str) -> str | None:
+        hits.append((time.monotonic(), path))
+        if path == "/":
+            links = "".join(f'<a href="/item/{i}.html">item {i}</a> ' for i in range(1, 31))
+            return f"<html><body><h1>Items</h1>{links}</body></html>"
+        if path.startswith("/item/"):
+            return f"<html><body><h1>Item</h1><p>{'An item page. ' * 30}</p></body></html>"
+        return None
+
+    db = tmp_path / "crawl.db"
+    log = tmp_path / "crawl.log"
+    polite = ["-s", "AUTOTHROTTLE_ENABLED=False", "-s", "DOWNLOAD_DELAY=1.5", "-s",
+              "SITESIFT_SCREENSHOTS=none", "-s", "SITESIFT_FOLLOW_SITEMAPS=False"]  # fmt: skip
+    with serving(page) as base:
+        sites = tmp_path / "sites.txt"
+        sites.write_text(f"{base}\n")
+        cmd = [sys.executable, "-m", "crawler.cli", "crawl", str(sites), "--db", sqlite_url(db)]
+        with log.open("w") as err:
+            child = subprocess.Popen([*cmd, *polite], stdout=subprocess.DEVNULL, stderr=err)
+        deadline = time.monotonic() + 60
+        while sum(1 for _, p in hits if p.startswith("/item/")) < 3:
+            assert child.poll() is None and time.monotonic() < deadline, log.read_text()[-2000:]
+            time.sleep(0.05)
+        signalled = time.monotonic()
+        child.send_signal(signal.SIGINT)
+        try:
+            child.wait(timeout=60)
+        finally:
+            child.kill()
+        after = [p for t, p in hits if t > signalled]
+        assert len(after) <= 2, after  # the ones under way at most, not the queue
+        assert "queued request(s) dropped" in log.read_text()
+        stopped = rows(db)
+        assert {outcome for outcome, *_ in stopped.values()} == {"ok"}, stopped  # none recorded
+        resumed = subprocess.run([*cmd, "--resume", "-s", "SITESIFT_SCREENSHOTS=none"],
+                                 capture_output=True, text=True, timeout=120)  # fmt: skip
+        assert resumed.returncode == 0, resumed.stderr[-2000:]
+    done = rows(db)
+    assert len(done) == 31 and {outcome for outcome, *_ in done.values()} == {"ok"}

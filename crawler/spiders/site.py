@@ -46,6 +46,7 @@ from crawler.failures import describe_failure
 from crawler.items import Outcome, PageItem
 from crawler.middlewares.retry_after import RETRY_AFTER_META
 from crawler.middlewares.screenshot import FALLBACK, RENDER, SOURCE_ENCODING, browser_in_use
+from crawler.quickstop import CrawlStopping
 from crawler.sitelist import SiteSpec, bare_host, merge_by_host, read_site_list
 from crawler.throttle import META_KEY as DELAY_META
 from crawler.traps import TrapGuard, TrapParams
@@ -396,6 +397,8 @@ class SiteSpider(Spider):
         yield from self._site_entries(spec, sitemaps)
 
     def robots_failed(self, failure: Failure) -> Iterator[Request | PageItem]:
+        if failure.check(CrawlStopping):
+            return  # the site starts again with --resume
         spec = self.by_host[failure.request.meta[SITE_META]]
         self._share_robots(spec, None)
         yield from self._site_entries(spec, [])
@@ -696,6 +699,8 @@ class SiteSpider(Spider):
         return None
 
     def fetch_failed(self, failure: Failure) -> Iterator[PageItem]:
+        if failure.check(CrawlStopping):
+            return  # never sent: no row, and --resume fetches it
         request = failure.request
         spec = self.by_host[request.meta[SITE_META]]
         outcome, reason = describe_failure(failure, self.settings)
