@@ -340,6 +340,8 @@ def check_settings(settings: Any, only: Collection[str] | None = None) -> list[s
         except (TypeError, ValueError):
             problems.append(f"{name}={value!r}{source} takes {_takes[kind]}")
             continue
+        if name not in _kinds:  # another Scrapy setting: its type only (DEPTH_PRIORITY=-1)
+            continue
         if kind is not bool and (out_of_range := _out_of_range(name, number)):
             problems.append(f"{name}={value!r}{source} {out_of_range}")
     problems += _log_level_problem(settings, only)
@@ -352,7 +354,9 @@ def _scrapy_kinds_set_by_hand(
 ) -> dict[str, type]:
     """The type of each other Scrapy setting given with -s whose default is
     a flag or a number (ROBOTSTXT_OBEY=maybe, RETRY_TIMES=x): Scrapy reads
-    them as the crawl starts and stops it with a traceback."""
+    them as the crawl starts and stops it with a traceback. A whole-number
+    default is checked as a number: Scrapy reads some as floats
+    (CLOSESPIDER_TIMEOUT=0.5)."""
     from scrapy.settings import SETTINGS_PRIORITIES, default_settings
 
     out: dict[str, type] = {}
@@ -361,7 +365,7 @@ def _scrapy_kinds_set_by_hand(
             continue
         kind = type(getattr(default_settings, name, None))
         if kind in (bool, int, float):
-            out[name] = kind
+            out[name] = float if kind is int else kind
     return out
 
 

@@ -607,7 +607,7 @@ def test_extract_reads_gzip_pages_and_refuses_what_is_no_page(
         ("SITESIFT_SCREENSHOT=none", "no such setting (did you mean SITESIFT_SCREENSHOTS?)"),
         # Scrapy's own flags and numbers, read by Scrapy as the crawl starts
         ("ROBOTSTXT_OBEY=maybe", "ROBOTSTXT_OBEY='maybe' takes true or false"),
-        ("RETRY_TIMES=x", "RETRY_TIMES='x' takes a whole number"),
+        ("RETRY_TIMES=x", "RETRY_TIMES='x' takes a number"),
         ("LOG_LEVEL=loud", "LOG_LEVEL='LOUD' takes one of CRITICAL, ERROR"),
     ],
 )
@@ -633,7 +633,8 @@ def test_good_settings_are_not_refused(tmp_path: Path) -> None:
     sites = tmp_path / "sites.txt"
     good = ["DOWNLOAD_TIMEOUT=2.5", "SITESIFT_DENY_PRIVATE=False", "SITESIFT_SCREENSHOTS=NONE",
             "SITESIFT_MAX_PAGES=2", "CONCURRENT_REQUESTS=4", "ROBOTSTXT_OBEY=false",
-            "RETRY_TIMES=1", "LOG_LEVEL=info"]  # fmt: skip
+            "RETRY_TIMES=1", "LOG_LEVEL=info", "DEPTH_PRIORITY=-1",
+            "CLOSESPIDER_TIMEOUT=600.5"]  # fmt: skip
     with serving(lambda path: "<html><body><p>Hello.</p></body></html>") as url:
         sites.write_text(url + "\n")
         settings = [arg for pair in good for arg in ("-s", pair)]
