@@ -19,6 +19,7 @@ import json
 import logging
 import os
 import re
+import signal
 import sys
 from collections.abc import Callable
 from datetime import UTC, datetime
@@ -769,7 +770,6 @@ def _run_workers(
 ) -> int:
     """``--workers N``: N worker processes of one crawl on this machine, each
     with a feed file of its own, joined into the one asked for at the end."""
-    import signal
     import subprocess
 
     argv = _worker_argv(args.argv) + ["--redis", redis_url, "--crawl-id", crawl_id]
@@ -868,5 +868,16 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_FAILED
 
 
+def run() -> NoReturn:
+    """The ``sitesift`` command. Once ``main`` has returned, a Ctrl-C has
+    nothing left to stop: ignored, it can no longer kill the teardown (the
+    spool of a forced stop is written then), nor turn a stopped crawl's
+    status 1 into death by SIGINT (a second press right after a quick
+    graceful stop did)."""
+    code = main()
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    sys.exit(code)
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    run()
