@@ -16,6 +16,7 @@ import sqlite3
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -260,22 +261,31 @@ def test_database_outage_mid_crawl_loses_nothing(
     assert not list(spool.rglob("*.jsonl"))
 
 
+def _item_site(items: int, hits: list[tuple[float, str]] | None = None) -> Callable:
+    """A site: an index linking ``items`` item pages (each request's time
+    and path appended to ``hits``)."""
+
+    def page(path: str) -> str | None:
+        if hits is not None:
+            hits.append((time.monotonic(), path))
+        if path == "/":
+            links = "".join(f'<a href="/item/{i}.html">item {i}</a> ' for i in range(1, items + 1))
+            return f"<html><body><h1>Items</h1>{links}</body></html>"
+        if path.startswith("/item/"):
+            return f"<html><body><h1>Item</h1><p>{'An item page. ' * 30}</p></body></html>"
+        return None
+
+    return page
+
+
 def test_a_rerun_with_a_smaller_trap_budget_keeps_the_stored_pages(tmp_path: Path) -> None:
     """Pages of one URL pattern stored by a first run stay ok when a rerun
     (a lower SITESIFT_TRAP_MAX_GROUP_PAGES, or a section grown past it)
     refuses part of the pattern: refused, not marked as traps."""
     from tests.local_site import serving
 
-    def page(path: str) -> str | None:
-        if path == "/":
-            links = "".join(f'<a href="/item/{i}.html">item {i}</a> ' for i in range(1, 7))
-            return f"<html><body><h1>Items</h1>{links}</body></html>"
-        if path.startswith("/item/"):
-            return f"<html><body><h1>Item</h1><p>{'An item page. ' * 30}</p></body></html>"
-        return None
-
     db = tmp_path / "crawl.db"
-    with serving(page) as base:
+    with serving(_item_site(6)) as base:
         sites = tmp_path / "sites.txt"
         sites.write_text(f"{base}\n")
         for budget in (0, 3):  # 0: no pattern budget; every page due again
@@ -329,21 +339,11 @@ def test_a_graceful_stop_drops_the_requests_queued_behind_the_delay(tmp_path: Pa
     from tests.local_site import serving
 
     hits: list[tuple[float, str]] = []
-
-    def page(path: str) -> str | None:
-        hits.append((time.monotonic(), path))
-        if path == "/":
-            links = "".join(f'<a href="/item/{i}.html">item {i}</a> ' for i in range(1, 31))
-            return f"<html><body><h1>Items</h1>{links}</body></html>"
-        if path.startswith("/item/"):
-            return f"<html><body><h1>Item</h1><p>{'An item page. ' * 30}</p></body></html>"
-        return None
-
     db = tmp_path / "crawl.db"
     log = tmp_path / "crawl.log"
     polite = ["-s", "AUTOTHROTTLE_ENABLED=False", "-s", "DOWNLOAD_DELAY=1.5", "-s",
               "SITESIFT_SCREENSHOTS=none", "-s", "SITESIFT_FOLLOW_SITEMAPS=False"]  # fmt: skip
-    with serving(page) as base:
+    with serving(_item_site(30, hits)) as base:
         sites = tmp_path / "sites.txt"
         sites.write_text(f"{base}\n")
         cmd = [sys.executable, "-m", "crawler.cli", "crawl", str(sites), "--db", sqlite_url(db)]
