@@ -12,6 +12,10 @@ import tempfile
 # their own, set before crawler.settings reads it.
 os.environ["XDG_STATE_HOME"] = tempfile.mkdtemp(prefix="sitesift-tests-state-")
 atexit.register(shutil.rmtree, os.environ["XDG_STATE_HOME"], ignore_errors=True)
+# Likewise the screenshots of crawls that name no folder (the default,
+# ./sitesift-screenshots, is relative to where the tests run: the checkout).
+os.environ["SITESIFT_SCREENSHOT_DIR"] = tempfile.mkdtemp(prefix="sitesift-tests-shots-")
+atexit.register(shutil.rmtree, os.environ["SITESIFT_SCREENSHOT_DIR"], ignore_errors=True)
 
 from tests.dbtools import crawl_id, db_url, pg_restartable, redis_url  # noqa: E402
 
