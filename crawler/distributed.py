@@ -345,6 +345,9 @@ class Keys:
     def reclaimed(self, host: str) -> str:
         return self._key("reclaimed", host)
 
+    def redirect_targets(self, host: str) -> str:
+        return self._key("targets", host)
+
     def next_slot_time(self, slot: str) -> str:
         return self._key("next", slot)
 
@@ -593,17 +596,28 @@ class SharedState:
 
     # -- scheduled pages per site ----------------------------------------------------
 
-    def add_seen(self, host: str, url: str) -> bool:
-        """True when ``url`` is new to the whole crawl (a claim: safe to retry)."""
-        return bool(self.claim(keys=[self.keys.seen(host)], args=[url, claim_token()]))
+    def add_seen(self, host: str, url: str, *, page: bool = True) -> bool:
+        """True when ``url`` is new to the whole crawl (a claim: safe to
+        retry). A redirect's target (``page`` False) is claimed in the same
+        set, so no worker fetches it again, and noted apart: it is no second
+        page against the site's cap."""
+        claimed = bool(self.claim(keys=[self.keys.seen(host)], args=[url, claim_token()]))
+        if claimed and not page:
+            self.server.sadd(self.keys.redirect_targets(host), url)
+        return claimed
 
     def add_reclaimed(self, host: str, url: str) -> bool:
         """True for the first worker to take ``url`` over as a link of a dead
         worker's page: fetched once more, not once per page linking it."""
         return bool(self.claim(keys=[self.keys.reclaimed(host)], args=[url, claim_token()]))
 
-    def count_seen(self, host: str) -> int:
-        return int(self.server.hlen(self.keys.seen(host)))
+    def count_pages(self, host: str) -> int:
+        """Pages scheduled for the site by the whole crawl (its cap's count)."""
+        pipe = self.server.pipeline(transaction=False)
+        pipe.hlen(self.keys.seen(host))
+        pipe.scard(self.keys.redirect_targets(host))
+        seen, targets = pipe.execute()
+        return int(seen) - int(targets)
 
     def admit_to_pattern(self, pattern: str, url: str, limit: int) -> bool:
         """Count ``url`` among the pages of URL ``pattern`` for the whole crawl

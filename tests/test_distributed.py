@@ -434,3 +434,39 @@ def test_ctrl_c_stops_the_workers_gracefully_and_the_same_command_goes_on(
     rows = stored(db_url, web.urls["synthetic"])
     assert set(rows) == expected_paths() and {n for _, n in rows.values()} == {1}
     assert max(page_requests(web).values()) <= 2
+
+
+def _redirecting_site(path: str) -> str | tuple[int, str] | None:
+    """A home page linking two redirects and a page; the redirects' targets
+    and the page link five more pages each."""
+    more = "".join(f'<a href="/q{n}">more {n}</a> ' for n in range(1, 6))
+    if path == "/":
+        return '<html><body><a href="/r1">one</a> <a href="/r2">two</a> <a href="/p1">three</a>'
+    if path in ("/r1", "/r2"):
+        return 302, f"/t{path[-1]}"
+    if path in ("/t1", "/t2", "/p1") or path.startswith("/q"):
+        return f"<html><body><p>{'A page of the site. ' * 20}</p>{more}</body></html>"
+    return None
+
+
+def test_a_redirect_target_is_no_second_page_against_the_shared_cap(
+    tmp_path: Path, db_url: str, redis_url: str, crawl_id: str
+) -> None:
+    """max_pages counts the pages scheduled; a redirect's target is claimed
+    (never fetched twice) but is no page of its own. The workers' shared
+    count took the targets for pages and stopped early."""
+    from tests.local_site import serving
+
+    single = f"sqlite:///{tmp_path / 'single.db'}"
+    with serving(_redirecting_site) as base:
+        sites = tmp_path / "sites.txt"
+        sites.write_text(f"{base} max_pages=6 depth=5\n")
+        plain = [sys.executable, "-m", "crawler.cli", "crawl", str(sites), "--db", single, *FAST]
+        alone = subprocess.run(plain, capture_output=True, text=True, timeout=300, cwd=tmp_path)
+        assert alone.returncode == 0, alone.stderr[-3000:]
+        workers = crawl_cmd(sites, db_url, redis_url, crawl_id)
+        shared = subprocess.run(workers, capture_output=True, text=True, timeout=300, cwd=tmp_path)
+        assert shared.returncode == 0, shared.stderr[-3000:]
+    expected = stored(single, base)
+    assert sum(1 for outcome, _ in expected.values() if outcome == "ok") == 6, expected
+    assert stored(db_url, base) == expected

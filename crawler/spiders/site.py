@@ -210,7 +210,7 @@ class SiteSpider(Spider):
             self.crawler.stats.inc_value("sitesift/skipped/too_deep")
             return None
         scheduled = (
-            self.scheduled[spec.host] if self.shared is None else self.shared.count_seen(spec.host)
+            self.scheduled[spec.host] if self.shared is None else self.shared.count_pages(spec.host)
         )
         if scheduled >= self.max_pages(spec):
             self.crawler.stats.inc_value("sitesift/skipped/page_cap")
@@ -259,7 +259,7 @@ class SiteSpider(Spider):
             self.seen[spec.host].add(url)
         if self.shared is None:
             return True
-        if url in self.ours or not self.shared.add_seen(spec.host, url):
+        if url in self.ours or not self.shared.add_seen(spec.host, url, page=page):
             return False
         self.ours.add(url)
         return True
