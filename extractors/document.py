@@ -470,8 +470,8 @@ def within_budget(text: str) -> tuple[str, bool]:
 
 
 def parse_html(text: str) -> etree._Element:
-    """Parse markup into an lxml tree (never returns None)."""
-    text, _ = within_budget(text)
+    """Parse markup (cut to the budget by :func:`within_budget`) into an
+    lxml tree (never returns None)."""
     if text.lstrip().startswith("<?xml"):
         text = re.sub(r"^\s*<\?xml[^>]*\?>", "", text)
     text = _BODY_END.sub("", _close_title(text))
