@@ -25,6 +25,7 @@ from twisted.python.failure import Failure
 logger = logging.getLogger(__name__)
 
 CHECK_SECONDS = 0.2  # how soon after the stop the queue is emptied
+DROPPED_STAT = "sitesift/stop/dropped_queued"
 
 
 class CrawlStopping(IgnoreRequest):
@@ -48,7 +49,6 @@ def drop_queued(downloader: object) -> int:
 class QuickStop:
     def __init__(self, crawler: Crawler) -> None:
         self.crawler = crawler
-        self.dropped = 0
         self._task = LoopingCall(self._check)
         crawler.signals.connect(self.spider_opened, signal=signals.spider_opened)
         crawler.signals.connect(self.spider_closed, signal=signals.spider_closed)
@@ -70,12 +70,11 @@ class QuickStop:
         # Requests still in the middlewares (one waiting for robots.txt)
         # reach the queue later: checked again until the spider closes.
         if dropped := drop_queued(engine.downloader):
-            if not self.dropped:
+            stats = self.crawler.stats
+            if not stats.get_value(DROPPED_STAT):  # said once
                 logger.info("stopping: %d queued request(s) dropped, not fetched; "
                             "--resume fetches them", dropped)  # fmt: skip
-            self.dropped += dropped
-            if self.crawler.stats:
-                self.crawler.stats.inc_value("sitesift/stop/dropped_queued", dropped)
+            stats.inc_value(DROPPED_STAT, dropped)
 
     def spider_closed(self, spider: Spider) -> None:
         if self._task.running:
