@@ -492,14 +492,15 @@ def cmd_prune_screenshots(args: argparse.Namespace) -> int:
 
 def _stored_folder(engine: Engine) -> str | None:
     """The folder the database's screenshots were written to (rows name
-    their files by absolute path, <folder>/<sha[:2]>/<sha>.<ext>): the
-    default SITESIFT_SCREENSHOT_DIR is relative to where a command runs, and
-    a sweep run from another folder would find every file missing."""
+    their files by absolute path): the default SITESIFT_SCREENSHOT_DIR is
+    relative to where a command runs, and a sweep run from another folder
+    would find every file missing."""
+    from crawler.screenshots import ScreenshotStore
     from pipelines.schema import screenshots
 
     with engine.connect() as conn:
         path = conn.execute(select(screenshots.c.path).limit(1)).scalar()
-    return str(Path(path).parent.parent) if path else None
+    return str(ScreenshotStore.root_of(path)) if path else None
 
 
 # -- the parsers --------------------------------------------------------------------

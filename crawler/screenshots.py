@@ -183,6 +183,11 @@ class ScreenshotStore:
         with (self.root / self.OWNERS).open("a", encoding="utf-8") as fh:
             fh.write(database + "\n")
 
+    @staticmethod
+    def root_of(path: str | os.PathLike[str]) -> Path:
+        """The folder a stored file lies in (the inverse of :meth:`path_for`)."""
+        return Path(path).parent.parent
+
     def path_for(self, sha256: str, ext: str) -> Path:
         if not _SHA.match(sha256) or ext not in ("webp", "png"):
             raise ValueError(f"not a screenshot name: {sha256!r}.{ext}")
