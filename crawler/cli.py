@@ -71,7 +71,7 @@ def _did_you_mean(name: str, settings, everything: bool = False) -> str:  # noqa
     return "" if everything else " (see crawler/settings.py)"
 
 
-def _check_settings(settings, only: set[str] | None = None) -> None:  # noqa: ANN001
+def check_crawl_settings(settings, only: set[str] | None = None) -> None:  # noqa: ANN001
     """Refuse bad -s / SITESIFT_* values up front: read mid-crawl they fail
     every request or are silently ignored, and the crawl still exits 0."""
     from crawler.settings import check_settings
@@ -116,22 +116,39 @@ def _check_output(path: str) -> None:
         file.unlink(missing_ok=True)
 
 
-def cmd_crawl(args: argparse.Namespace) -> int:
-    from scrapy.crawler import CrawlerProcess
-    from scrapy.utils.conf import feed_process_params_from_cli
-
+def check_site_list(path: str) -> None:
+    """Refuse a site list that is missing or has no usable line, with its
+    line errors on stderr (the spider would stop on it with a traceback)."""
     from crawler.sitelist import SiteListFileError, read_site_list
-    from pipelines.schema import DatabaseError, check_url, connect
 
     try:
-        specs, errors = read_site_list(args.sites)
+        specs, errors = read_site_list(path)
     except SiteListFileError as exc:
         raise CLIError(str(exc)) from None
     if not specs:
         for error in errors:
             print(f"sitesift: {error}", file=sys.stderr)
-        raise CLIError(f"{args.sites}: no usable site in the list")
+        raise CLIError(f"{path}: no usable site in the list")
 
+
+def check_database(settings, open_it: bool = False) -> None:  # noqa: ANN001
+    """Refuse a SITESIFT_DB that is no database URL or path; ``open_it``:
+    also one we cannot open (a new SQLite file is made)."""
+    from pipelines.schema import DatabaseError, check_url, connect
+
+    try:
+        check_url(settings.get("SITESIFT_DB"))
+        if open_it:
+            connect(settings.get("SITESIFT_DB")).dispose()
+    except DatabaseError as exc:
+        raise CLIError(str(exc)) from None
+
+
+def cmd_crawl(args: argparse.Namespace) -> int:
+    from scrapy.crawler import CrawlerProcess
+    from scrapy.utils.conf import feed_process_params_from_cli
+
+    check_site_list(args.sites)
     if args.crawl_id and not (args.workers or args.redis):
         raise CLIError("--crawl-id names a shared crawl: give it with --redis URL or --workers N")
     settings = _project_settings(args.set, args.loglevel)
@@ -147,11 +164,8 @@ def cmd_crawl(args: argparse.Namespace) -> int:
         settings.set("SITESIFT_RESUME", True, priority="cmdline")
     if args.logfile:
         settings.set("LOG_FILE", args.logfile, priority="cmdline")
-    _check_settings(settings)
-    try:
-        check_url(settings.get("SITESIFT_DB"))  # opened (made) once all else passed
-    except DatabaseError as exc:
-        raise CLIError(str(exc)) from None
+    check_crawl_settings(settings)
+    check_database(settings)  # opened (made) once all else passed
     feeds: dict[str, dict[str, Any]] = {}
     if outputs := args.output or args.overwrite_output:
         for path in outputs:
@@ -178,10 +192,7 @@ def cmd_crawl(args: argparse.Namespace) -> int:
         crawl_id = _join_redis_crawl(settings, redis_url, args)
     if not args.workers:
         _check_log_and_job_paths(args)
-    try:  # made here, once, not by each worker at the same time
-        connect(settings.get("SITESIFT_DB")).dispose()
-    except DatabaseError as exc:
-        raise CLIError(str(exc)) from None
+    check_database(settings, open_it=True)  # made here, once, not by each worker
     if args.workers:
         return _run_workers(args, redis_url, crawl_id, feeds)
     if feeds:
@@ -566,7 +577,7 @@ def check_crawl_args(sites: str, extra: list[str]) -> None:
         raise CLIError("a job crawls into the schedule's database: give --db to "
                        "'sitesift schedule', not in --crawl-args")  # fmt: skip
     settings = _project_settings(args.set, args.loglevel)
-    _check_settings(settings, only=names)
+    check_crawl_settings(settings, only=names)
 
 
 def _version() -> str:

@@ -423,10 +423,10 @@ def cmd_scheduler(args: argparse.Namespace) -> int:
     from crawler.scheduler import ScheduleError, Scheduler
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s [%(name)s] %(message)s")
-    from crawler.cli import _check_settings
+    from crawler.cli import check_crawl_settings
 
     settings = _settings()
-    _check_settings(settings)
+    check_crawl_settings(settings)
     # A mistyped path would make a new, empty database and wait on it forever.
     engine, url = open_db(
         args.db, missing="add a job first with sitesift schedule add, or pass the --db it used"

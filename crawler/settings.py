@@ -17,6 +17,7 @@ from crawler import sitelist  # not a name in capitals: Scrapy would take it for
 BOT_NAME = "sitesift"
 SPIDER_MODULES = ["crawler.spiders"]
 NEWSPIDER_MODULE = "crawler.spiders"
+COMMANDS_MODULE = "crawler.commands"  # scrapy crawl site: sitesift crawl's checks up front
 
 # -- identity and politeness ------------------------------------------------
 USER_AGENT = "sitesift/0.1 (+https://github.com/sitesift/sitesift; polite research crawler)"

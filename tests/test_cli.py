@@ -60,6 +60,67 @@ def test_missing_site_list(tmp_path: Path) -> None:
     assert_clean_error(sitesift("crawl", str(tmp_path / "nope.txt")), "nope.txt")
 
 
+def scrapy_crawl_site(*args: str) -> subprocess.CompletedProcess[str]:
+    """``scrapy crawl site ARGS`` from the repository's root, as the README shows."""
+    return subprocess.run(
+        [sys.executable, "-m", "scrapy", "crawl", "site", *args],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=Path(__file__).resolve().parents[1],
+    )
+
+
+def test_the_in_repo_scrapy_crawl_checks_its_input_as_sitesift_crawl_does(
+    tmp_path: Path,
+) -> None:
+    """A missing -a sites, a missing or unusable site list, a bad -s value and
+    a database that cannot be opened: one line and exit 2, not Scrapy's
+    bootstrap traceback."""
+    sites = tmp_path / "sites.txt"
+    sites.write_text("http://127.0.0.1:9/\n")
+    unusable = tmp_path / "unusable.txt"
+    unusable.write_text("not a site ???\n")
+    cases = [
+        ((), "no site list: pass -a sites=FILE"),
+        (("-a", f"sites={tmp_path / 'nope.txt'}"), "nope.txt: site list not found"),
+        (("-a", f"sites={unusable}"), "no usable site in the list"),
+        (("-a", f"sites={sites}", "-s", "ROBOTSTXT_OBEY=maybe"), "ROBOTSTXT_OBEY='maybe'"),
+        (
+            ("-a", f"sites={sites}", "-s", "SITESIFT_DB=postgresql+psycopg://127.0.0.1:1/x"),
+            "cannot open database",
+        ),
+    ]
+    for args, words in cases:
+        assert_clean_error(scrapy_crawl_site(*args), words)
+
+
+def test_the_in_repo_scrapy_crawl_stores_a_site(tmp_path: Path) -> None:
+    from tests.local_site import serving
+
+    pages = {"/": '<html><body><h1>Home</h1><a href="/a">A story</a></body></html>',
+             "/a": "<html><body><h1>A story</h1><p>" + "Words of a story. " * 40
+                   + "</p></body></html>"}  # fmt: skip
+    with serving(pages.get) as base:
+        sites = tmp_path / "sites.txt"
+        sites.write_text(f"{base}\n")
+        db = tmp_path / "crawl.db"
+        proc = scrapy_crawl_site(
+            "-a",
+            f"sites={sites}",
+            "-s",
+            f"SITESIFT_DB=sqlite:///{db}",
+            "-s",
+            "SITESIFT_SCREENSHOTS=none",
+        )
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    import sqlite3
+
+    with contextlib.closing(sqlite3.connect(db)) as conn:
+        urls = {row[0] for row in conn.execute("SELECT url FROM pages")}
+    assert urls == {base, base + "a"}
+
+
 def test_site_list_without_a_usable_line(tmp_path: Path) -> None:
     sites = tmp_path / "sites.txt"
     sites.write_text("# only comments\nftp://example.invalid/\n")
