@@ -203,11 +203,15 @@ def quick_client(url: str) -> redis.Redis:
     )
 
 
-# Claim ``member`` of hash KEYS[1] for the token ARGV[2]: 1 when it is ours
-# (new, or claimed by this very call before a lost reply), 0 when taken.
+# Claim ``member`` ARGV[1] of hash KEYS[1] for the token ARGV[2]: 1 when it
+# is ours (new, or claimed by this very call before a lost reply), 0 when
+# taken. With a set KEYS[2], a claimed member is added to it in the same step.
 _CLAIM = """
-if redis.call('HSETNX', KEYS[1], ARGV[1], ARGV[2]) == 1 then return 1 end
-if redis.call('HGET', KEYS[1], ARGV[1]) == ARGV[2] then return 1 end
+if redis.call('HSETNX', KEYS[1], ARGV[1], ARGV[2]) == 1
+   or redis.call('HGET', KEYS[1], ARGV[1]) == ARGV[2] then
+  if KEYS[2] then redis.call('SADD', KEYS[2], ARGV[1]) end
+  return 1
+end
 return 0
 """
 
@@ -600,11 +604,11 @@ class SharedState:
         """True when ``url`` is new to the whole crawl (a claim: safe to
         retry). A redirect's target (``page`` False) is claimed in the same
         set, so no worker fetches it again, and noted apart: it is no second
-        page against the site's cap."""
-        claimed = bool(self.claim(keys=[self.keys.seen(host)], args=[url, claim_token()]))
-        if claimed and not page:
-            self.server.sadd(self.keys.redirect_targets(host), url)
-        return claimed
+        page against the site's cap (in the claim's own step: a worker dying
+        between the two cannot leave a target counted as a page)."""
+        keys = [self.keys.seen(host)] if page else [self.keys.seen(host),
+                                                     self.keys.redirect_targets(host)]  # fmt: skip
+        return bool(self.claim(keys=keys, args=[url, claim_token()]))
 
     def add_reclaimed(self, host: str, url: str) -> bool:
         """True for the first worker to take ``url`` over as a link of a dead

@@ -470,3 +470,23 @@ def test_a_redirect_target_is_no_second_page_against_the_shared_cap(
     expected = stored(single, base)
     assert sum(1 for outcome, _ in expected.values() if outcome == "ok") == 6, expected
     assert stored(db_url, base) == expected
+
+
+def test_a_redirect_target_is_claimed_and_noted_in_one_step() -> None:
+    """The claim and the note that the URL is a target are one Redis step: a
+    claim taken (by any worker) adds nothing, a page is never a target."""
+    from crawler.distributed import SharedState
+    from tests.dbtools import delete_crawl_keys, new_crawl_id, redis_server
+
+    server = redis_server()
+    keys = Keys(new_crawl_id())
+    state = SharedState(server, keys)
+    try:
+        assert state.add_seen("h", "http://h/a")
+        assert state.add_seen("h", "http://h/b", page=False)
+        assert not state.add_seen("h", "http://h/a", page=False)
+        assert not state.add_seen("h", "http://h/b", page=False)
+        assert server.smembers(keys.redirect_targets("h")) == {b"http://h/b"}
+        assert state.count_pages("h") == 1
+    finally:
+        delete_crawl_keys(server, keys.crawl)
