@@ -461,46 +461,52 @@ def cmd_prune_screenshots(args: argparse.Namespace) -> int:
     from pipelines.schema import database_key, pages, screenshots
 
     engine, url = open_db(args.db)
-    directory = args.dir or _stored_folder(engine) or _settings().get("SITESIFT_SCREENSHOT_DIR")
     if args.dir and not Path(args.dir).is_dir():  # a typo; the default may not exist yet
         engine.dispose()
         raise CLIError(f"no screenshot folder at {args.dir}")
-    store = ScreenshotStore(directory)
-    others = store.owners() - {database_key(url)}
-    if others and not args.force:
-        engine.dispose()
-        raise CLIError(f"{directory} also holds the screenshots of {', '.join(sorted(others))}; "
-                       "a sweep for this database alone would delete theirs. Give each "
-                       "database its own folder (SITESIFT_SCREENSHOT_DIR), or pass --force "
-                       "if those databases are gone")  # fmt: skip
+    folders = [args.dir] if args.dir else _stored_folders(engine)
+    stores = [ScreenshotStore(folder) for folder in folders or
+              [_settings().get("SITESIFT_SCREENSHOT_DIR")]]  # fmt: skip
+    for store in stores:
+        if (others := store.owners() - {database_key(url)}) and not args.force:
+            engine.dispose()
+            raise CLIError(f"{store.root} also holds the screenshots of "
+                           f"{', '.join(sorted(others))}; a sweep for this database alone "
+                           "would delete theirs. Give each database its own folder "
+                           "(SITESIFT_SCREENSHOT_DIR), or pass --force if those databases "
+                           "are gone")  # fmt: skip
     used = select(pages.c.screenshot).where(pages.c.screenshot.is_not(None)).distinct()
     try:
         with engine.connect() as conn:
             keep = set(conn.execute(used).scalars())
-        removed = store.prune(keep, min_age=args.min_age)
+        removed = [store.prune(keep, min_age=args.min_age) for store in stores]
         cutoff = datetime.now(UTC) - timedelta(seconds=args.min_age)
         with engine.begin() as conn:  # their rows too: no row names a file that is gone
             conn.execute(delete(screenshots).where(screenshots.c.sha256.not_in(used),
                                                    screenshots.c.taken_at <= cutoff))  # fmt: skip
     finally:
         engine.dispose()
-    print(f"{removed} unreferenced screenshot(s) removed from {directory}; {len(keep)} in use")
-    if missing := sum(1 for sha in keep if store.find(sha) is None):
-        print(f"{missing} screenshot(s) the database refers to are missing from {directory}")
-    return 0
+    for store, count in zip(stores, removed, strict=True):
+        print(f"{count} unreferenced screenshot(s) removed from {store.root}")
+    print(f"{len(keep)} screenshot(s) in use")
+    missing = sum(1 for sha in keep if all(store.find(sha) is None for store in stores))
+    if missing:
+        where = " or ".join(str(store.root) for store in stores)
+        print(f"{missing} screenshot(s) the database refers to are missing from {where}")
+    return EXIT_OK
 
 
-def _stored_folder(engine: Engine) -> str | None:
-    """The folder the database's screenshots were written to (rows name
-    their files by absolute path): the default SITESIFT_SCREENSHOT_DIR is
-    relative to where a command runs, and a sweep run from another folder
-    would find every file missing."""
+def _stored_folders(engine: Engine) -> list[str]:
+    """The folders the database's screenshots were written to (rows name
+    their files by absolute path; SITESIFT_SCREENSHOT_DIR may have changed
+    between crawls): the default is relative to where a command runs, and a
+    sweep run from another folder would find every file missing."""
     from crawler.screenshots import ScreenshotStore
     from pipelines.schema import screenshots
 
     with engine.connect() as conn:
-        path = conn.execute(select(screenshots.c.path).limit(1)).scalar()
-    return str(ScreenshotStore.root_of(path)) if path else None
+        paths = conn.execute(select(screenshots.c.path)).scalars()
+        return sorted({str(ScreenshotStore.root_of(path)) for path in paths})
 
 
 # -- the parsers --------------------------------------------------------------------

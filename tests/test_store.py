@@ -432,9 +432,28 @@ def test_prune_screenshots_keeps_what_pages_refer_to(tmp_path: Path) -> None:
         env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1])},
     )  # fmt: skip
     assert proc.returncode == 0, proc.stderr
-    said = f"0 unreferenced screenshot(s) removed from {tmp_path / 'shots'}; 1 in use"
+    said = f"0 unreferenced screenshot(s) removed from {tmp_path / 'shots'}\n1 screenshot(s) in use"
     assert said in proc.stdout
     assert "missing" not in proc.stdout and Path(used.path).exists()
+    # a later crawl wrote to another folder (SITESIFT_SCREENSHOT_DIR changed):
+    # both are swept, and neither's pictures are called missing
+    later = ScreenshotStore(tmp_path / "later")
+    used2, orphan2 = later.put(b"v" * 64, "png", 8, 8), later.put(b"p" * 64, "png", 8, 8)
+    pipe = _pipeline(db)
+    page = _item("http://h/3")
+    page.screenshot = used2.as_dict()
+    pipe.process_item(page)
+    pipe.close_spider()
+    proc = subprocess.run(
+        [sys.executable, "-m", "crawler.cli", "prune-screenshots", "--db", db, "--min-age", "0"],
+        capture_output=True, text=True, timeout=60, cwd=elsewhere,
+        env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1])},
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    assert f"1 unreferenced screenshot(s) removed from {tmp_path / 'later'}\n" in proc.stdout
+    assert "2 screenshot(s) in use" in proc.stdout and "missing" not in proc.stdout
+    assert Path(used.path).exists() and Path(used2.path).exists()
+    assert not Path(orphan2.path).exists()
 
 
 def test_prune_screenshots_spares_a_folder_another_database_stores_in(
