@@ -202,7 +202,7 @@ class Params:
     # magic-html and zh-news). In auto, all pages: 0.3 changed 33 pages
     # (25 better), 0.5 changed 25 (19 better), 0.7 changed 19 (14
     # better); 0.5 kept. A candidate whose extra text lies mostly in boxes
-    # named for comments (class or id: comment, disqus, respond, reply)
+    # named for comments (class or id: comment, disqus, respond)
     # goes on into the readers' comments and does not count: 2 daniel-en
     # stories back (0.74 -> 0.97, 0.78 -> 1.00), 3 pages whose comments are
     # their content lost the extension (a blog, a lobste.rs thread). 0
@@ -674,8 +674,10 @@ def _with_lead(text: str, results: dict[str, Result], chosen: str, p: Params) ->
     return "\n".join([*best, text]) if best else text
 
 
-# Class or id words of the box that holds readers' comments.
-_COMMENTS_BOX = re.compile(r"comment|disqus|respond|repl(y|ies)", re.I)
+# A box named for readers' comments as a word of its own ("comments",
+# "comment-list", "disqus_thread"; not "reply", a forum's post, or a docs
+# section "receive-and-reply").
+_COMMENTS_NAME = re.compile(r"(?<![a-z])(?i:comments?|disqus|respond)(?![a-z])")
 
 
 def _comments_chars(doc: Document, node: Any, chosen: Any) -> int:
@@ -690,17 +692,11 @@ def _comments_chars(doc: Document, node: Any, chosen: Any) -> int:
         if el is chosen:
             continue
         named = marks(el)
-        if len(named) > 1 and _COMMENTS_BOX.search(named) and el not in above:
+        if _COMMENTS_NAME.search(named) and el not in above:
             total += stats[el].text_len if el in stats else 0
             continue
         stack.extend(c for c in el if isinstance(c.tag, str))
     return total
-
-
-# A box named for readers' comments as a word of its own ("comments",
-# "comment-list", "disqus_thread"; not "reply", a forum's post, or a docs
-# section "receive-and-reply").
-_COMMENTS_NAME = re.compile(r"(?<![a-z])(?i:comments?|disqus|respond)(?![a-z])")
 
 
 # Elements whose class or id may name them for comments (a cheap first
