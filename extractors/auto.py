@@ -408,6 +408,86 @@ def _candidates(
     return doc.derived(key, compute)
 
 
+# Class or id words of the page's footer (whole parts of a token, as
+# listing reads navigation marks).
+_FOOTER_PARTS = frozenset({"footer", "copyright", "copyrights"})
+_MARK_PARTS = re.compile(r"[\s_\-]+|(?<=[a-z])(?=[A-Z])")
+# ...not when the token names a box of content or one component's footer
+# ("entry-footer", "card-footer", "section-footer") or a place beside the
+# footer or a modifier ("above-footer", "has-footer").
+_NOT_PAGE_FOOTER = frozenset(
+    {"content", "entry", "article", "post", "body", "text", "main",
+     "card", "modal", "panel", "section", "widget", "item", "tile"}
+)  # fmt: skip
+_BESIDE_PARTS = frozenset({"has", "no", "with", "without", "above", "before", "pre"})
+
+
+def _footer_marks(named: str) -> bool:
+    """A class or id token naming the page footer: "footer", "site-footer",
+    "copyRight"; not a content box's ("topicBodyAndFooter",
+    "CopyrightRichText"), see ``_NOT_PAGE_FOOTER``."""
+    for token in named.split():
+        parts = {part.lower() for part in _MARK_PARTS.split(token) if part}
+        if (
+            (token.lower() in _FOOTER_PARTS or parts & _FOOTER_PARTS)
+            and not parts & _NOT_PAGE_FOOTER
+            and _MARK_PARTS.split(token)[0].lower() not in _BESIDE_PARTS
+        ):
+            return True
+    return False
+
+
+def _footer_box(doc: Document, node: Any) -> Any:
+    """The page footer ``node`` lies in, or None: a ``<footer>`` not inside
+    an article, or a box named footer or copyright, below any main or
+    article element, with less text after it than in it (a card's or a
+    post's footer has the rest of the page after it)."""
+    stats = doc.stats
+    for el in chain([node], node.iterancestors()) if node is not None else ():
+        if el.tag in ("main", "article", "body") or el.get("role") == "main":
+            return None
+        if (el.tag == "footer" or _footer_marks(marks(el))) and el in stats:
+            after = sum(
+                stats[sib].text_len
+                for up in chain([el], el.iterancestors())
+                for sib in up.itersiblings()
+                if sib in stats
+            )
+            return el if after < stats[el].text_len else None
+    return None
+
+
+def _outside_footer(
+    doc: Document,
+    url: str | None,
+    reference: Any,
+    found: tuple[dict[str, Result], Consensus],
+    p: Params,
+) -> tuple[dict[str, Result], Consensus]:
+    """The candidates without those that took the page's footer (the legal
+    lines of a page whose body is short), and their medoid. When every
+    candidate with text took it, the candidates left out of the first round
+    are asked too; if none of them finds text elsewhere, all are kept."""
+    results, consensus = found
+
+    def outside(candidates: dict[str, Result]) -> dict[str, Result]:
+        return {
+            n: r
+            for n, r in candidates.items()
+            if not (r.text.strip() and _footer_box(doc, r.node) is not None)
+        }
+
+    kept = outside(results)
+    if len(kept) == len(results):
+        return found
+    if not any(r.text.strip() for r in kept.values()):
+        rest = (n for n in p.candidates if n not in results)
+        kept.update(outside({n: r for n in rest if (r := _run(n, doc, url, reference))}))
+        if not any(r.text.strip() for r in kept.values()):
+            return found
+    return kept, medoid(kept)
+
+
 def voter(doc: Document, name: str, url: str | None = None) -> Result | None:
     """A method's result as auto's vote (its voter parameters, no reference
     pages), run once per page."""
@@ -839,6 +919,7 @@ def extract(
         main_chars=len("".join(cetd.text.split())) if cetd else None,
         length=scedd.length_class if scedd else None,
     )
+    results, consensus = _outside_footer(doc, url, reference, (results, consensus), p)
     result = _route(doc, url, results, consensus, cls, p)
     _attach_metadata(result, doc, url, fetched_at, p)
     return result

@@ -1189,3 +1189,39 @@ def test_a_grid_above_a_folded_buying_guide_is_a_list() -> None:
     folded = extract(page(" hidden"), url=url)
     assert folded.page_type is PageType.LIST and len(folded.records) == 24
     assert extract(page(""), url=url).page_type is PageType.ARTICLE
+
+
+def _forum_page_with_a_long_footer(footer_open: str, footer_close: str) -> str:
+    post = ("我的电脑分辨率是2560*1440，登录游戏全屏显示有的地方我看不到了，就是把游戏界面放大了那种，"
+            "我调了分辨率都没用。这是什么问题啊？另一个游戏全屏显示都没有任何问题，驱动也更新过了。")  # fmt: skip
+    legal = [
+        "Copyright © 2024 Example Games Corporation & Example Studio Corporation, Licensed to "
+        "Example Posts & Telecommunications Technology Co., Ltd., in China. All Rights Reserved.",
+        "Example Game and Example Game Online are trademarks and/or registered trademarks of "
+        "Example Studio Corporation in the United States and other countries.",
+        "上海示例科技有限公司 版权所有 不良信息举报电话：021-00000000 全国文化市场统一举报电话：12318",
+    ]
+    return (
+        "<html><head><title>游戏全屏问题，希望大家能出个主意 - 论坛</title></head><body>"
+        '<div class="hd"><a href="/">首页</a> <a href="/forum">论坛</a></div>'
+        '<table class="plhin"><tr><td class="pls">新手上路 积分 5</td>'
+        '<td class="plc"><h1>游戏全屏问题，希望大家能出个主意！！</h1>'
+        f'<div class="t_fsz"><table><tr><td class="t_f">{post}</td></tr></table></div>'
+        "</td></tr></table>"
+        f'{footer_open}<div class="cr_con"><div class="cr_address">'
+        + "".join(f"<p>{line}</p>" for line in legal)
+        + f"</div></div>{footer_close}</body></html>"
+    )
+
+
+def test_the_legal_lines_of_a_page_footer_are_no_body_for_a_short_post() -> None:
+    """Every first-round method takes the long copyright footer of a page
+    whose post is short. A candidate inside a box named footer or copyright
+    (with the rest of the page above it) does not vote, and the methods left
+    out of the first round are asked; a box merely beside the footer is no
+    footer."""
+    for box, end in (('<div class="copyRight">', "</div>"), ("<footer>", "</footer>")):
+        result = extract(_forum_page_with_a_long_footer(box, end))
+        assert "我的电脑分辨率是2560*1440" in result.text, (box, result.method)
+    beside = extract(_forum_page_with_a_long_footer('<div class="above-footer">', "</div>"))
+    assert "分辨率" not in beside.text and "trademarks" in beside.text
