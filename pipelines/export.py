@@ -17,7 +17,7 @@ import sys
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import IO, Any
 from urllib.parse import unquote, urlsplit
@@ -67,15 +67,21 @@ class ExportFilter:
         column = (
             articles.c.published_at if self.date_field == "published" else articles.c.fetched_at
         )
+        # In UTC, as stored: SQLite compares the digits and drops the offset.
         if self.since is not None:
-            clauses.append(column >= self.since)
+            clauses.append(column >= _in_utc(self.since))
         if self.until is not None:
-            clauses.append(column < self.until)
+            clauses.append(column < _in_utc(self.until))
         if not self.include_duplicates:
             clauses.append(articles.c.duplicate_of.is_(None))
         # A later page of a multi-page article is exported inside its first page.
         clauses.append(articles.c.part_of.is_(None))
         return clauses
+
+
+def _in_utc(moment: datetime) -> datetime:
+    """A bound in UTC (a naive one is taken as UTC already)."""
+    return moment.astimezone(UTC) if moment.tzinfo else moment.replace(tzinfo=UTC)
 
 
 def _like(group: str) -> str:

@@ -6,7 +6,7 @@ import csv
 import json
 import subprocess
 import sys
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta, timezone
 from pathlib import Path
 
 import pytest
@@ -82,6 +82,14 @@ def test_filters(filled: str) -> None:
         "http://zh.test/world/c.html",
     }
     assert _urls(filled, until=may, date_field="published") == {"http://en.test/news/2024/a.html"}
+    # the same moment in another zone gives the same pages (SQLite compares digits)
+    may_in_beijing = datetime(2024, 5, 1, 8, tzinfo=timezone(timedelta(hours=8)))
+    assert _urls(filled, since=may_in_beijing, date_field="published") == _urls(
+        filled, since=may, date_field="published"
+    )
+    assert _urls(filled, until=may_in_beijing, date_field="published") == {
+        "http://en.test/news/2024/a.html"
+    }
     assert _urls(filled, since=datetime(2024, 8, 1, tzinfo=UTC)) == set()  # fetched 2024-07-01
 
 
