@@ -11,6 +11,7 @@ import logging
 import os
 import shlex
 import sys
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -110,6 +111,7 @@ def _site_key(text: str) -> str:
 def cmd_export(args: argparse.Namespace) -> int:
     from extractors.metadata import primary_language
     from pipelines.export import ExportFilter, export
+    from pipelines.export import count as export_count
 
     if not args.output.strip():  # an unset $OUT: never the current folder
         raise _cli_error("--output is empty: give a file (.jsonl, .json, .csv), a folder "
@@ -158,8 +160,11 @@ def cmd_export(args: argparse.Namespace) -> int:
             print(f"{start}exported {done}/{total} article(s)", end="", file=sys.stderr, flush=True)
 
     replacing = not to_stdout and fmt != "markdown" and out.is_file()
+    left_out = 0
     try:
-        count = export(engine, fmt, args.output, flt, progress, bom=args.excel)
+        count = export(engine, fmt, "-" if to_stdout else str(out), flt, progress, bom=args.excel)
+        if not flt.include_duplicates:
+            left_out = export_count(engine, replace(flt, include_duplicates=True)) - count
     except BrokenPipeError:
         if not to_stdout:
             raise
@@ -174,6 +179,9 @@ def cmd_export(args: argparse.Namespace) -> int:
         _end_line(shown)
         replaced = ", replacing the file that was there" if replacing else ""
         print(f"wrote {count} article(s) to {args.output} ({fmt}){replaced}", file=sys.stderr)
+        if left_out > 0:
+            print(f"{left_out} duplicate(s) of those left out (--include-duplicates to write "
+                  "them too)", file=sys.stderr)  # fmt: skip
         if not count and flt.sites:
             _say_sites_stored(args.db, flt.sites)
     return EXIT_OK

@@ -113,10 +113,17 @@ def iter_articles(engine: Engine, flt: ExportFilter) -> Iterator[dict[str, Any]]
             record = dict(row._mapping)
             if record.pop("next_page"):
                 record["text"] = _joined_text(parts, record["url"], record["text"])
+            elif record["text"] is None and record["duplicate_of"]:  # an exact copy keeps none
+                record["text"] = _original_text(parts, record["duplicate_of"])
             for name in ("fetched_at", "first_seen", "changed_at"):
                 value = as_utc(record[name])
                 record[name] = value.isoformat() if value else None
             yield record
+
+
+def _original_text(conn: Connection, url: str) -> str | None:
+    text = conn.execute(select(articles.c.text).where(articles.c.url == url)).scalar()
+    return _joined_text(conn, url, text)
 
 
 def _joined_text(conn: Connection, url: str, text: str | None) -> str | None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import json
+import os
 import subprocess
 import sys
 from datetime import UTC, datetime, timedelta, timezone
@@ -70,6 +71,11 @@ def test_filters(filled: str) -> None:
     originals = set(TEXTS) - {"http://en.test/copy.html"}
     assert _urls(filled) == originals  # duplicates are left out by default
     assert "http://en.test/copy.html" in _urls(filled, include_duplicates=True)
+    engine = connect(filled)
+    copies = [r for r in iter_articles(engine, ExportFilter(include_duplicates=True))
+              if r["duplicate_of"]]  # fmt: skip
+    engine.dispose()
+    assert [(c["url"], c["text"]) for c in copies] == [("http://en.test/copy.html", A)]
     assert _urls(filled, sites=("zh.test",)) == {"http://zh.test/world/c.html"}
     assert _urls(filled, languages=("en",)) == originals - {"http://zh.test/world/c.html"}
     assert _urls(filled, url_groups=("en.test/news*",)) == {
@@ -167,6 +173,15 @@ def test_an_output_named_json_gets_one_array(filled: str, tmp_path: Path) -> Non
                            "-o", str(empty), "--quiet", "--site", "nowhere.test"],
                           capture_output=True, text=True, timeout=60)  # fmt: skip
     assert proc.returncode == 0 and json.loads(empty.read_text("utf-8")) == []
+    # told what was left out; a "~" the shell did not expand (--output=~/...) is a home
+    home = tmp_path / "home"
+    home.mkdir()
+    proc = subprocess.run([sys.executable, "-m", "crawler.cli", "export", "--db", filled,
+                           "--output=~/all.jsonl"], capture_output=True, text=True, timeout=60,
+                          env={**os.environ, "HOME": str(home)})  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    assert len((home / "all.jsonl").read_text("utf-8").splitlines()) == len(TEXTS) - 1
+    assert "1 duplicate(s) of those left out (--include-duplicates" in proc.stderr
 
 
 def test_export_into_a_closed_pipe_stops_quietly(tmp_path: Path) -> None:
