@@ -604,7 +604,7 @@ def add_data_commands(sub: Any) -> None:  # noqa: ANN401 - argparse's private su
                      "'_' (its log files are named after it)")  # fmt: skip
     add.add_argument("--sites", required=True, help="the site list file")
     when = add.add_mutually_exclusive_group(required=True)
-    when.add_argument("--cron", help="a cron expression, e.g. '0 */6 * * *' (UTC)")
+    when.add_argument("--cron", help="a cron expression of five fields, e.g. '0 */6 * * *' (UTC)")
     when.add_argument("--every", help="an interval: 30m, 6h, 1d (counted from each start)")
     add.add_argument(
         "--crawl-args",

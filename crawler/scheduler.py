@@ -128,14 +128,18 @@ def add_job(
         raise ScheduleError(f"job name {name[:20]}...: at most {MAX_NAME} characters")
     if bool(cron) == bool(every):
         raise ScheduleError("give exactly one of --cron or --every")
-    if cron and not croniter.is_valid(cron):
-        raise ScheduleError(f"not a cron expression: {cron!r} (e.g. '0 */6 * * *')")
+    # Five fields: croniter also takes a sixth (seconds) and a seventh, so a
+    # Quartz-style "0 0 9 * * *" would run every second of a day's first minute.
+    if cron and (len(cron.split()) != 5 or not croniter.is_valid(cron)):
+        raise ScheduleError(f"not a cron expression of five fields (minute hour day month "
+                            f"weekday): {cron!r} (e.g. '0 */6 * * *')")  # fmt: skip
     seconds = parse_every(every) if every else None
     path = Path(sites_file).expanduser().resolve()
     if path.is_dir():
         raise ScheduleError(f"site list {sites_file} is a folder; give the file of sites")
     if not path.is_file():
         raise ScheduleError(f"site list {sites_file} does not exist")
+    _check_site_list(path)
     now = utcnow()
     try:  # croniter.is_valid passes dates that never come, such as 31 February
         first = next_run(cron, seconds, now)
@@ -157,6 +161,19 @@ def add_job(
             )  # fmt: skip
         )
     return get_job(engine, name)
+
+
+def _check_site_list(path: Path) -> None:
+    """A list ``sitesift crawl`` would refuse would fail at every run."""
+    from crawler.sitelist import SiteListFileError, read_site_list
+
+    try:
+        specs, errors = read_site_list(path)
+    except SiteListFileError as exc:
+        raise ScheduleError(str(exc)) from None
+    if not specs:
+        first = f": {errors[0]}" if errors else ""
+        raise ScheduleError(f"site list {path} has no usable site{first}")
 
 
 def get_job(engine: Engine, name: str) -> Job:

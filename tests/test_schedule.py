@@ -50,6 +50,10 @@ def test_durations_and_cron_are_checked(tmp_path: Path) -> None:
         add_job(engine, "a", str(tmp_path / "none.txt"), every="1h")
     with pytest.raises(ScheduleError, match="is a folder"):
         add_job(engine, "a", str(tmp_path), every="1h")
+    unusable = tmp_path / "unusable.txt"  # sitesift crawl refuses it: every run would fail
+    unusable.write_text("# nothing but a comment\nnot a site ???\n")
+    with pytest.raises(ScheduleError, match="no usable site.*unusable.txt:2"):
+        add_job(engine, "a", str(unusable), every="1h")
     with pytest.raises(ScheduleError, match="only letters, digits"):
         add_job(engine, "a b/c", str(sites), every="1h")  # its log file is named after it
     for name, every, shown in (("新闻-daily.v2", "90m", "90m"), ("six", "21600", "6h"),
@@ -128,7 +132,8 @@ def sitesift(*args: str, timeout: float = 120) -> subprocess.CompletedProcess[st
 @pytest.mark.parametrize(
     ("when", "words"),
     [
-        (["--cron", "bad"], "not a cron expression: 'bad'"),
+        (["--cron", "bad"], "not a cron expression of five fields"),
+        (["--cron", "0 0 9 * * *"], "(minute hour day month weekday): '0 0 9 * * *'"),
         (["--cron", "61 * * * *"], "not a cron expression"),
         (["--every", "6x"], "--every takes a duration"),
     ],
