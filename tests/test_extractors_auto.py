@@ -1192,14 +1192,18 @@ def test_a_grid_above_a_folded_buying_guide_is_a_list() -> None:
 
 
 def _forum_page_with_a_long_footer(footer_open: str, footer_close: str) -> str:
-    post = ("我的电脑分辨率是2560*1440，登录游戏全屏显示有的地方我看不到了，就是把游戏界面放大了那种，"
-            "我调了分辨率都没用。这是什么问题啊？另一个游戏全屏显示都没有任何问题，驱动也更新过了。")  # fmt: skip
+    post = (
+        "我的电脑分辨率是2560*1440，登录游戏全屏显示有的地方我看不到了，"
+        "就是把游戏界面放大了那种，我调了分辨率都没用。这是什么问题啊？"
+        "另一个游戏全屏显示都没有任何问题，驱动也更新过了。"
+    )
     legal = [
         "Copyright © 2024 Example Games Corporation & Example Studio Corporation, Licensed to "
         "Example Posts & Telecommunications Technology Co., Ltd., in China. All Rights Reserved.",
         "Example Game and Example Game Online are trademarks and/or registered trademarks of "
         "Example Studio Corporation in the United States and other countries.",
-        "上海示例科技有限公司 版权所有 不良信息举报电话：021-00000000 全国文化市场统一举报电话：12318",
+        "上海示例科技有限公司 版权所有 不良信息举报电话：021-00000000 "
+        "全国文化市场统一举报电话：12318",
     ]
     return (
         "<html><head><title>游戏全屏问题，希望大家能出个主意 - 论坛</title></head><body>"
