@@ -162,7 +162,7 @@ def cmd_export(args: argparse.Namespace) -> int:
     replacing = not to_stdout and fmt != "markdown" and out.is_file()
     left_out = 0
     try:
-        count = export(engine, fmt, "-" if to_stdout else str(out), flt, progress, bom=args.excel)
+        count = export(engine, fmt, "-" if to_stdout else str(out), flt, progress, excel=args.excel)
         if not flt.include_duplicates:
             left_out = export_count(engine, replace(flt, include_duplicates=True)) - count
     except BrokenPipeError:
@@ -564,8 +564,9 @@ def add_data_commands(sub: Any) -> None:  # noqa: ANN401 - argparse's private su
     exp.add_argument("--include-duplicates", action="store_true",
                      help="also the articles linked to an original as its duplicates")  # fmt: skip
     exp.add_argument("--excel", action="store_true",
-                     help="CSV: start with a byte-order mark, which Excel needs to show UTF-8 "
-                     "(Chinese) text right")  # fmt: skip
+                     help="CSV for spreadsheets: start with a byte-order mark, which Excel "
+                     "needs to show UTF-8 (Chinese) text right, and quote any cell that would "
+                     "start a formula (= + - @)")  # fmt: skip
     exp.add_argument("-q", "--quiet", action="store_true", help="no progress on stderr")
     exp.set_defaults(func=cmd_export)
 

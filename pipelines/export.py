@@ -153,11 +153,24 @@ def write_json(records: Iterator[dict[str, Any]], out: IO[str]) -> Iterator[None
     out.write("\n]\n")
 
 
-def write_csv(records: Iterator[dict[str, Any]], out: IO[str]) -> Iterator[None]:
+# A cell a spreadsheet would read as a formula (OWASP's CSV injection list).
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+def write_csv(
+    records: Iterator[dict[str, Any]], out: IO[str], excel: bool = False
+) -> Iterator[None]:
+    """``excel``: a text cell that would start a formula gets a leading
+    ``'``, which the spreadsheet shows as text: crawled titles and text are
+    anyone's words (``=HYPERLINK(...)``)."""
     writer = csv.DictWriter(out, fieldnames=FIELDS, extrasaction="ignore")
     writer.writeheader()
     for record in records:
-        writer.writerow({k: "" if v is None else v for k, v in record.items()})
+        row = {k: "" if v is None else v for k, v in record.items()}
+        if excel:
+            row = {k: f"'{v}" if isinstance(v, str) and v.startswith(_FORMULA_START) else v
+                   for k, v in row.items()}  # fmt: skip
+        writer.writerow(row)
         yield
 
 
@@ -232,22 +245,24 @@ def export(
     flt: ExportFilter = ExportFilter(),
     progress: Callable[[int, int], None] | None = None,
     *,
-    bom: bool = False,
+    excel: bool = False,
 ) -> int:
     """Write every matching article to ``output``; returns how many.
-    ``bom``: start a CSV with a byte-order mark, which Excel needs to read
-    UTF-8 (Chinese text) right; other CSV readers would take it for text."""
+    ``excel``: a CSV for spreadsheets: it starts with a byte-order mark,
+    which Excel needs to read UTF-8 (Chinese text) right (other CSV readers
+    would take it for text), and no cell starts a formula (``write_csv``)."""
     if fmt not in FORMATS:
         raise ValueError(f"unknown format {fmt!r}; choose from {', '.join(FORMATS)}")
-    if bom and fmt != "csv":
-        raise ValueError("a byte-order mark is for CSV only")
+    if excel and fmt != "csv":
+        raise ValueError("excel is for CSV only")
     total = count(engine, flt)
     records = iter_articles(engine, flt)
     done = 0
 
     def write(out: IO[str]) -> int:
-        if bom:
+        if excel:
             out.write("\ufeff")
+            return _drive(write_csv(records, out, excel=True), total, progress)
         return _drive(_writer(fmt)(records, out), total, progress)
 
     if fmt == "markdown":

