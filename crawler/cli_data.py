@@ -123,6 +123,8 @@ def cmd_export(args: argparse.Namespace) -> int:
                          f" .csv or a folder, or pass --format ({', '.join(FORMATS)})")  # fmt: skip
     if fmt not in FORMATS:
         raise _cli_error(f"--format must be one of {', '.join(FORMATS)}")
+    if args.records:
+        _check_records_flags(args, fmt)
     if args.excel and fmt != "csv":
         raise _cli_error(f"--excel is for CSV; this export is {fmt}")
     out = Path(args.output).expanduser()
@@ -152,18 +154,20 @@ def cmd_export(args: argparse.Namespace) -> int:
         raise _cli_error(f"{args.output} is the database itself; choose another output")
 
     shown = False  # the progress line is rewritten in place ("\r" from the second on)
+    what = "list record(s)" if args.records else "article(s)"
 
     def progress(done: int, total: int) -> None:
         nonlocal shown
         if not args.quiet:
             start, shown = "\r" if shown else "", True
-            print(f"{start}exported {done}/{total} article(s)", end="", file=sys.stderr, flush=True)
+            print(f"{start}exported {done}/{total} {what}", end="", file=sys.stderr, flush=True)
 
     replacing = not to_stdout and fmt != "markdown" and out.is_file()
     left_out = 0
     try:
-        count = export(engine, fmt, "-" if to_stdout else str(out), flt, progress, excel=args.excel)
-        if not flt.include_duplicates:
+        count = export(engine, fmt, "-" if to_stdout else str(out), flt, progress,
+                       excel=args.excel, records=args.records)  # fmt: skip
+        if not flt.include_duplicates and not args.records:
             left_out = export_count(engine, replace(flt, include_duplicates=True)) - count
     except BrokenPipeError:
         if not to_stdout:
@@ -178,13 +182,25 @@ def cmd_export(args: argparse.Namespace) -> int:
     if not args.quiet:
         _end_line(shown)
         replaced = ", replacing the file that was there" if replacing else ""
-        print(f"wrote {count} article(s) to {args.output} ({fmt}){replaced}", file=sys.stderr)
+        print(f"wrote {count} {what} to {args.output} ({fmt}){replaced}", file=sys.stderr)
         if left_out > 0:
             print(f"{left_out} duplicate(s) of those left out (--include-duplicates to write "
                   "them too)", file=sys.stderr)  # fmt: skip
         if not count and flt.sites:
             _say_sites_stored(args.db, flt.sites)
     return EXIT_OK
+
+
+def _check_records_flags(args: argparse.Namespace, fmt: str) -> None:
+    """--records writes rows of list_records: the article filters do not apply."""
+    if fmt == "markdown":
+        raise _cli_error("--records are written as jsonl, json or csv, not markdown")
+    flags = {"--language": args.language, "--page-type": args.page_type,
+             "--include-duplicates": args.include_duplicates,
+             "--date-field published": args.date_field == "published"}  # fmt: skip
+    if given := [flag for flag, value in flags.items() if value]:
+        raise _cli_error(f"{', '.join(given)}: a filter of articles; --records takes --site, "
+                         "--url-group, --since and --until (on the page's fetch date)")  # fmt: skip
 
 
 def _end_line(progress_shown: bool) -> None:
@@ -538,9 +554,10 @@ def _db_flag(parser: argparse.ArgumentParser) -> None:
 def add_data_commands(sub: Any) -> None:  # noqa: ANN401 - argparse's private subparsers type
     exp = sub.add_parser(
         "export",
-        help="write stored articles to JSONL, JSON, CSV or Markdown",
+        help="write stored articles (or list records) to JSONL, JSON, CSV or Markdown",
         description="Export articles from the database, streamed (constant memory). "
-        "Duplicates linked to an original are left out unless --include-duplicates.",
+        "Duplicates linked to an original are left out unless --include-duplicates. "
+        "With --records, the records of list pages instead.",
     )
     _db_flag(exp)
     exp.add_argument("--format", choices=FORMATS,
@@ -552,9 +569,13 @@ def add_data_commands(sub: Any) -> None:  # noqa: ANN401 - argparse's private su
                      help="only this site: host[:port], or its start URL")  # fmt: skip
     exp.add_argument("--language", action="append", default=[],
                      help="only this language (zh, en...; zh-CN counts as zh)")  # fmt: skip
+    exp.add_argument("--records", action="store_true",
+                     help="write the records of list pages instead (one row per record: "
+                     "page_url, site, url_group, position, title, url, date, text, "
+                     "fetched_at), as jsonl, json or csv")  # fmt: skip
     exp.add_argument("--page-type", action="append", default=[], choices=("article", "other"),
-                     help="only this page type (repeatable); list pages keep their records "
-                     "in the list_records table, not exported here")  # fmt: skip
+                     help="only this page type (repeatable); the records of list pages are "
+                     "written with --records")  # fmt: skip
     exp.add_argument("--url-group", action="append", default=[],
                      help="only this URL group; * is a wildcard")  # fmt: skip
     exp.add_argument("--since", help="from this date (ISO 8601, UTC unless a zone is given)")

@@ -1,4 +1,5 @@
-"""Export stored articles from the database to JSONL, JSON, CSV or Markdown.
+"""Export stored articles from the database to JSONL, JSON, CSV or Markdown,
+and the records of list pages (``records=True``) to JSONL, JSON or CSV.
 
 Rows are streamed (``yield_per``: a server-side cursor on PostgreSQL), so
 memory stays flat however many articles there are. Markdown writes one file
@@ -24,7 +25,7 @@ from urllib.parse import unquote, urlsplit
 
 from sqlalchemy import Connection, Engine, Select, and_, func, or_, select
 
-from .schema import articles, as_utc
+from .schema import articles, as_utc, list_records, pages
 
 FORMATS = ("jsonl", "json", "csv", "markdown")
 FIELDS = (
@@ -32,6 +33,12 @@ FIELDS = (
     "image", "fetched_at", "first_seen", "changed_at", "version", "method", "confidence",
     "duplicate_of", "similarity", "text",
 )  # fmt: skip
+# One row per record of a list page: the page, the record's place on it, and
+# what the list extractor read (extractors.result.Record).
+RECORD_FIELDS = (
+    "page_url", "site", "url_group", "position", "title", "url", "date", "text", "fetched_at",
+)  # fmt: skip
+RECORD_FORMATS = ("jsonl", "json", "csv")
 _BATCH = 500
 _UNSAFE = re.compile(r"[^\w.-]+", re.UNICODE)
 _EXTENSION = re.compile(r"\.[A-Za-z0-9]{1,5}$")
@@ -121,6 +128,52 @@ def iter_articles(engine: Engine, flt: ExportFilter) -> Iterator[dict[str, Any]]
             yield record
 
 
+def _records_where(flt: ExportFilter) -> list[Any]:
+    """The filters that apply to records: site, URL group, fetched date."""
+    clauses: list[Any] = []
+    if flt.sites:
+        clauses.append(list_records.c.site.in_(flt.sites))
+    if flt.url_groups:
+        clauses.append(
+            or_(*(pages.c.url_group.like(_like(g), escape="\\") for g in flt.url_groups))
+        )
+    if flt.since is not None:
+        clauses.append(list_records.c.fetched_at >= _in_utc(flt.since))
+    if flt.until is not None:
+        clauses.append(list_records.c.fetched_at < _in_utc(flt.until))
+    return clauses
+
+
+def _records_from() -> Any:  # noqa: ANN401 - a SQLAlchemy join
+    return list_records.outerjoin(pages, pages.c.url == list_records.c.page_url)
+
+
+def count_records(engine: Engine, flt: ExportFilter) -> int:
+    stmt = select(func.count()).select_from(_records_from()).where(and_(True, *_records_where(flt)))
+    with engine.connect() as conn:
+        return conn.execute(stmt).scalar_one()
+
+
+def iter_records(engine: Engine, flt: ExportFilter) -> Iterator[dict[str, Any]]:
+    """The records of the matching list pages, page by page in the order
+    they were stored, each page's in its order; streamed."""
+    stmt = (
+        select(list_records.c.page_url, list_records.c.site, pages.c.url_group,
+               list_records.c.position, list_records.c.record, list_records.c.fetched_at)
+        .select_from(_records_from())
+        .where(and_(True, *_records_where(flt)))
+        .order_by(list_records.c.id)
+    )  # fmt: skip
+    with engine.connect() as conn:
+        for row in conn.execution_options(yield_per=_BATCH).execute(stmt):
+            record = dict(row._mapping)
+            entry = record.pop("record") or {}
+            fetched = as_utc(record.pop("fetched_at"))
+            record.update({name: entry.get(name) for name in ("title", "url", "date", "text")})
+            record["fetched_at"] = fetched.isoformat() if fetched else None
+            yield record
+
+
 def _original_text(conn: Connection, url: str) -> str | None:
     text = conn.execute(select(articles.c.text).where(articles.c.url == url)).scalar()
     return _joined_text(conn, url, text)
@@ -158,12 +211,15 @@ _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 
 
 def write_csv(
-    records: Iterator[dict[str, Any]], out: IO[str], excel: bool = False
+    records: Iterator[dict[str, Any]],
+    out: IO[str],
+    excel: bool = False,
+    fields: tuple[str, ...] = FIELDS,
 ) -> Iterator[None]:
     """``excel``: a text cell that would start a formula gets a leading
     ``'``, which the spreadsheet shows as text: crawled titles and text are
     anyone's words (``=HYPERLINK(...)``)."""
-    writer = csv.DictWriter(out, fieldnames=FIELDS, extrasaction="ignore")
+    writer = csv.DictWriter(out, fieldnames=fields, extrasaction="ignore")
     writer.writeheader()
     for record in records:
         row = {k: "" if v is None else v for k, v in record.items()}
@@ -246,28 +302,33 @@ def export(
     progress: Callable[[int, int], None] | None = None,
     *,
     excel: bool = False,
+    records: bool = False,
 ) -> int:
-    """Write every matching article to ``output``; returns how many.
+    """Write every matching article (``records``: every record of the
+    matching list pages) to ``output``; returns how many.
     ``excel``: a CSV for spreadsheets: it starts with a byte-order mark,
     which Excel needs to read UTF-8 (Chinese text) right (other CSV readers
     would take it for text), and no cell starts a formula (``write_csv``)."""
-    if fmt not in FORMATS:
-        raise ValueError(f"unknown format {fmt!r}; choose from {', '.join(FORMATS)}")
+    allowed = RECORD_FORMATS if records else FORMATS
+    if fmt not in allowed:
+        raise ValueError(f"unknown format {fmt!r}; choose from {', '.join(allowed)}")
     if excel and fmt != "csv":
         raise ValueError("excel is for CSV only")
-    total = count(engine, flt)
-    records = iter_articles(engine, flt)
+    total = (count_records if records else count)(engine, flt)
+    rows = (iter_records if records else iter_articles)(engine, flt)
+    fields = RECORD_FIELDS if records else FIELDS
     done = 0
 
     def write(out: IO[str]) -> int:
         if excel:
             out.write("\ufeff")
-            return _drive(write_csv(records, out, excel=True), total, progress)
-        return _drive(_writer(fmt)(records, out), total, progress)
+        if fmt == "csv":
+            return _drive(write_csv(rows, out, excel, fields), total, progress)
+        return _drive(_writer(fmt)(rows, out), total, progress)
 
     if fmt == "markdown":
         Path(output).mkdir(exist_ok=True)  # there, if empty, when nothing matched
-        steps = write_markdown(records, Path(output))
+        steps = write_markdown(rows, Path(output))
         done = _drive(steps, total, progress)
     elif output == "-":
         done = write(sys.stdout)
@@ -291,7 +352,7 @@ def export(
 
 
 def _writer(fmt: str) -> Callable[[Iterator[dict[str, Any]], IO[str]], Iterator[None]]:
-    return {"jsonl": write_jsonl, "json": write_json}.get(fmt, write_csv)
+    return {"jsonl": write_jsonl, "json": write_json}[fmt]
 
 
 def _drive(steps: Iterator[None], total: int, progress: Callable[[int, int], None] | None) -> int:

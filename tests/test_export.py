@@ -348,3 +348,61 @@ def test_an_excel_csv_starts_no_cell_with_a_formula() -> None:
         for field in ("title", "text", "author"):
             assert row[field] == prefix + record[field]
         assert (row["url"], row["confidence"], row["language"]) == ("http://a.test/", "0.5", "en")
+
+
+def _fill_lists(url: str) -> None:
+    crawler = get_crawler(Spider, {"SITESIFT_DB": url, "SITESIFT_STORE_BATCH": 10})
+    crawler.spider = Spider(name="site")
+    store = StorePipeline.from_crawler(crawler)
+    store.flush_seconds = 0
+    store.open_spider(crawler.spider)
+    lists = {
+        "http://en.test/news/": ("en.test", "en.test/news/", [
+            {"text": "=First story", "url": "http://en.test/news/1", "title": "=First story",
+             "date": "2024-05-01"},
+            {"text": "Second story", "url": "http://en.test/news/2", "title": "Second story"},
+        ]),
+        "http://zh.test/world/": ("zh.test", "zh.test/world/", [
+            {"text": "市政府宣布新开公交线路", "url": "http://zh.test/world/c.html"},
+        ]),
+    }  # fmt: skip
+    for page, (site, group, records) in lists.items():
+        store.process_item(PageItem(
+            url=page, site=site, status=200, html="<ul></ul>", text="\n".join(
+                r["text"] for r in records), page_type="list", records=records,
+            url_group=group, fetched_at=datetime(2024, 7, 1, tzinfo=UTC).isoformat(),
+        ))  # fmt: skip
+    store.close_spider()
+
+
+def test_the_records_of_list_pages_are_exported(db_url: str, tmp_path: Path) -> None:
+    _fill_lists(db_url)
+    out = tmp_path / "records.jsonl"
+    proc = _export("--db", db_url, "--records", "-o", str(out))
+    assert proc.returncode == 0, proc.stderr
+    assert "wrote 3 list record(s)" in proc.stderr
+    rows = [json.loads(line) for line in out.read_text("utf-8").splitlines()]
+    assert [(r["page_url"], r["position"], r["url"]) for r in rows] == [
+        ("http://en.test/news/", 0, "http://en.test/news/1"),
+        ("http://en.test/news/", 1, "http://en.test/news/2"),
+        ("http://zh.test/world/", 0, "http://zh.test/world/c.html"),
+    ]
+    assert rows[0]["date"] == "2024-05-01" and rows[1]["date"] is None
+    assert rows[2]["text"] == "市政府宣布新开公交线路" and rows[2]["url_group"] == "zh.test/world/"
+    assert rows[0]["fetched_at"].startswith("2024-07-01T00:00:00")
+    # filters of pages apply, as CSV for Excel too
+    csv_out = tmp_path / "zh.csv"
+    proc = _export("--db", db_url, "--records", "--site", "en.test", "-o", str(csv_out), "--excel")
+    assert proc.returncode == 0, proc.stderr
+    table = list(csv.DictReader(csv_out.open(encoding="utf-8-sig", newline="")))
+    assert [r["title"] for r in table] == ["'=First story", "Second story"]
+    assert list(table[0]) == ["page_url", "site", "url_group", "position", "title", "url",
+                              "date", "text", "fetched_at"]  # fmt: skip
+    later = _export("--db", db_url, "--records", "-o", "-", "-q", "--since", "2024-08-01")
+    assert later.returncode == 0 and later.stdout == ""
+    # an article filter is refused, not ignored
+    refused = _export("--db", db_url, "--records", "-o", "-", "--language", "zh")
+    assert refused.returncode == 2 and "--language: a filter of articles" in refused.stderr
+    refused = _export("--db", db_url, "--records", "-o", str(tmp_path / "md"), "--format",
+                      "markdown")  # fmt: skip
+    assert refused.returncode == 2 and "not markdown" in refused.stderr
