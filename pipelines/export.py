@@ -14,6 +14,7 @@ import csv
 import hashlib
 import json
 import re
+import stat
 import sys
 import time
 from collections.abc import Callable, Iterator
@@ -333,7 +334,7 @@ def export(
     elif output == "-":
         done = write(sys.stdout)
     else:
-        target = Path(output)
+        target = Path(output).resolve()  # a symlink's file is replaced, not the link
         if target.exists() and not target.is_file():
             # /dev/stdout, a FIFO: written in place; renaming over it would
             # replace the device with a file
@@ -343,6 +344,8 @@ def export(
         try:
             with tmp.open("w", encoding="utf-8", newline="") as out:
                 done = write(out)
+            if target.exists():  # a file replaced keeps its permissions
+                tmp.chmod(stat.S_IMODE(target.stat().st_mode))
             tmp.replace(target)  # a reader never sees half an export
         except BaseException:
             with contextlib.suppress(OSError):

@@ -215,6 +215,13 @@ def test_export_command_errors(tmp_path: Path) -> None:
     assert proc.returncode == 2 and "a.jsonl is a file, not a folder to write in" in proc.stderr
     proc = run("--db", db, "-o", str(tmp_path / "a.jsonl"))
     assert proc.returncode == 0 and "replacing the file that was there" in proc.stderr
+    # a file replaced keeps its permissions; through a symlink, the link stays
+    (tmp_path / "a.jsonl").chmod(0o600)
+    (tmp_path / "link.jsonl").symlink_to(tmp_path / "a.jsonl")
+    proc = run("--db", db, "-o", str(tmp_path / "link.jsonl"))
+    assert proc.returncode == 0, proc.stderr
+    assert (tmp_path / "link.jsonl").is_symlink()
+    assert (tmp_path / "a.jsonl").stat().st_mode & 0o777 == 0o600
     proc = run("--db", db, "-o", "")  # an unset $OUT
     assert proc.returncode == 2 and "--output is empty" in proc.stderr
     proc = run("--db", db, "-o", str(tmp_path / "x.txt"))
