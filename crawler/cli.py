@@ -580,6 +580,43 @@ def check_crawl_args(sites: str, extra: list[str]) -> None:
     check_crawl_settings(settings, only=names)
 
 
+# Crawl flags whose value is a path: a job's relative path is made absolute
+# when the job is added, as its site list is (the scheduler runs elsewhere).
+_PATH_FLAGS = ("--output", "--overwrite-output", "--logfile", "--jobdir")
+_SHORT_PATH_FLAGS = ("-o", "-O")
+
+
+def absolute_crawl_paths(extra: list[str]) -> list[str]:
+    """``extra`` (crawl arguments that passed :func:`check_crawl_args`) with
+    the paths of -o/-O/--logfile/--jobdir made absolute, in any of argparse's
+    spellings (``-O x``, ``-Ox``, ``--output=x``, ``--out x``); stdout and
+    URIs are kept."""
+
+    def absolute(value: str) -> str:
+        if value in ("-", "stdout:") or "://" in value:
+            return value
+        return os.path.abspath(os.path.expanduser(value))
+
+    def path_flag(token: str) -> bool:
+        return token in _SHORT_PATH_FLAGS or (
+            len(token) > 2 and any(flag.startswith(token) for flag in _PATH_FLAGS)
+        )  # an abbreviation argparse took is of one flag alone
+
+    out: list[str] = []
+    tokens = iter(extra)
+    for token in tokens:
+        flag, eq, value = token.partition("=")
+        if token.startswith("--") and eq and path_flag(flag):
+            out.append(f"{flag}={absolute(value)}")
+        elif path_flag(token):
+            out += [token, *(absolute(v) for v in [next(tokens, None)] if v is not None)]
+        elif token[:2] in _SHORT_PATH_FLAGS and len(token) > 2:
+            out.append(token[:2] + absolute(token[2:]))
+        else:
+            out.append(token)
+    return out
+
+
 def _version() -> str:
     from importlib.metadata import PackageNotFoundError, version
 

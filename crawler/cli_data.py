@@ -402,12 +402,13 @@ def cmd_schedule(args: argparse.Namespace) -> int:
                 extra = shlex.split(args.crawl_args)
             except ValueError as exc:
                 raise _cli_error(f"--crawl-args: {exc}") from None
-            from crawler.cli import check_crawl_args
+            from crawler.cli import absolute_crawl_paths, check_crawl_args
 
             try:
                 check_crawl_args(args.sites, extra)
             except CLIError as exc:
                 raise _cli_error(f"--crawl-args: {exc}") from None
+            extra = absolute_crawl_paths(extra)  # the scheduler may run from elsewhere
             job = sched.add_job(engine, args.name, args.sites, cron=args.cron, every=args.every,
                                 crawl_args=extra)  # fmt: skip
             print(f"added {job.name}: {job.when}, first run {_utc(job.next_run_at)}")

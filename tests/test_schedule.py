@@ -469,6 +469,25 @@ def test_crawl_args_of_one_flag_need_no_equals_sign(tmp_path: Path) -> None:
     assert "--resume" in sitesift("schedule", "list", "--db", db).stdout
 
 
+def test_the_paths_in_crawl_args_are_made_absolute_when_the_job_is_added(tmp_path: Path) -> None:
+    """As the site list is: the scheduler runs from another folder, and a
+    relative feed or log would land there."""
+    (tmp_path / "sites.txt").write_text("http://127.0.0.1:9/\n")
+    db = f"sqlite:///{tmp_path / 'j.db'}"
+    args = "-O feed.jsonl --logfile=logs/crawl.log --jobdir state -s LOG_LEVEL=INFO -o -"
+    proc = subprocess.run([*CLI, "schedule", "add", "p", "--sites", "sites.txt", "--every", "1h",
+                           f"--crawl-args={args}", "--db", db], capture_output=True, text=True,
+                          timeout=120, cwd=tmp_path)  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    engine = connect(db)
+    job = get_job(engine, "p")
+    engine.dispose()
+    assert job.crawl_args == ["-O", str(tmp_path / "feed.jsonl"),
+                              f"--logfile={tmp_path / 'logs' / 'crawl.log'}",
+                              "--jobdir", str(tmp_path / "state"), "-s", "LOG_LEVEL=INFO",
+                              "-o", "-"]  # fmt: skip
+
+
 def _job_whose_site_list_is_gone(tmp_path: Path, every: str) -> str:
     """The database of a job "bad" whose crawl will refuse to start."""
     sites = tmp_path / "gone-sites.txt"
