@@ -275,6 +275,7 @@ def cmd_status(args: argparse.Namespace) -> int:
                 for table in (list_records, screenshots)
             )
             runs = conn.execute(select(crawl_runs).order_by(crawl_runs.c.id.desc()).limit(5)).all()
+            n_runs = conn.execute(select(func.count()).select_from(crawl_runs)).scalar_one()
             jobs = list_jobs(engine)
             failures = _recent_failures(conn, args.failures) if args.failures else []
     except SQLAlchemyError:  # it opened, then failed: the spool still tells (main says why)
@@ -290,7 +291,7 @@ def cmd_status(args: argparse.Namespace) -> int:
     print(f"articles: {n_articles} ({dups} linked to an original as duplicates)")
     print(f"list records: {n_records}")
     print(f"screenshots: {n_shots}")
-    print("recent runs:")
+    print(f"recent runs ({len(runs)} of {n_runs}):" if n_runs > len(runs) else "recent runs:")
     for run in runs:
         reason = run.finish_reason or "running or interrupted"
         print(f"  #{run.id} {run.started_at:%Y-%m-%d %H:%M} {run.job or '-'} "
@@ -310,18 +311,24 @@ def cmd_status(args: argparse.Namespace) -> int:
 
 
 def _run_pages(counts: dict[str, Any] | None) -> str:
-    """What a finished run stored: ", 41 of 50 pages ok" (a run that fetched
-    nothing also finishes), and how many a recrawl found unchanged (stored
-    as skipped: their content was already there)."""
+    """What a finished run stored: ", 50 page(s): 41 ok, 9 http_error" (a
+    run that fetched nothing also finishes), how many a recrawl found
+    unchanged (stored as skipped: their content was already there) and how
+    many it did not fetch, not due for a revisit."""
     if not counts:
         return ""
     stored = {k.removeprefix("sitesift/stored/"): v for k, v in counts.items()
-              if k.startswith("sitesift/stored/")}  # fmt: skip
-    total = sum(v for v in stored.values() if isinstance(v, int))
-    unchanged = counts.get("sitesift/pages/unchanged")
-    return f", {stored.get('ok', 0)} of {total} page(s) ok" + (
-        f", {unchanged} unchanged" if unchanged else ""
-    )
+              if k.startswith("sitesift/stored/") and isinstance(v, int)}  # fmt: skip
+    unchanged = counts.get("sitesift/pages/unchanged") or 0
+    if unchanged and stored.get("skipped"):  # an unchanged page is stored as skipped
+        stored["skipped"] = max(0, stored["skipped"] - unchanged)
+    ok = stored.pop("ok", 0)
+    parts = [f"{ok} ok"] + ([f"{unchanged} unchanged"] if unchanged else [])
+    parts += [f"{n} {outcome}" for outcome, n in sorted(stored.items()) if n]
+    said = f", {ok + unchanged + sum(stored.values())} page(s): {', '.join(parts)}"
+    if not_due := counts.get("sitesift/recrawl/not_due"):
+        said += f"; {not_due} not due for a revisit, not fetched"
+    return said
 
 
 def _utc(when: datetime | None) -> str:

@@ -195,7 +195,7 @@ def test_unreachable_site_is_recorded_and_a_crawl_that_got_nothing_fails(tmp_pat
     assert rows and rows[0][1] == "failed" and "refused" in rows[0][2].lower()
     # status tells this run from a good one (both "finished")
     status = sitesift("status", "--db", f"sqlite:///{db}")
-    assert "finished, 0 of 1 page(s) ok" in status.stdout, status.stdout
+    assert "finished, 1 page(s): 0 ok, 1 failed" in status.stdout, status.stdout
 
 
 def test_a_dead_site_beside_a_live_one_does_not_fail_the_crawl(tmp_path: Path) -> None:

@@ -189,7 +189,8 @@ def test_recrawl_of_an_unchanged_site_reprocesses_nothing(
     assert f"{len(ok)} unchanged" in summary, summary  # not counted as skipped
     status = subprocess.run([sys.executable, "-m", "crawler.cli", "status", "--db", sqlite_url(db)],
                             capture_output=True, text=True, timeout=60)  # fmt: skip
-    assert f" 0 of {len(first)} page(s) ok, {len(ok)} unchanged" in status.stdout, status.stdout
+    said = f" {len(first)} page(s): 0 ok, {len(ok)} unchanged"
+    assert said in status.stdout, status.stdout
 
 
 def test_revisit_interval_skips_fresh_pages_but_finds_new_ones(
@@ -216,6 +217,9 @@ def test_revisit_interval_skips_fresh_pages_but_finds_new_ones(
     assert f"stored pages not fetched again: 0 stored by the run resumed, {not_due} not due" in (
         proc.stderr
     )
+    status = subprocess.run([sys.executable, "-m", "crawler.cli", "status", "--db", sqlite_url(db)],
+                            capture_output=True, text=True, timeout=60)  # fmt: skip
+    assert f"; {not_due} not due for a revisit, not fetched" in status.stdout, status.stdout
 
 
 def test_database_outage_mid_crawl_loses_nothing(
