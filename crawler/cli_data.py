@@ -123,6 +123,13 @@ def cmd_export(args: argparse.Namespace) -> int:
                          f" .csv or a folder, or pass --format ({', '.join(FORMATS)})")  # fmt: skip
     if fmt not in FORMATS:
         raise _cli_error(f"--format must be one of {', '.join(FORMATS)}")
+    if not to_stdout and Path(args.output).suffix.lower() == ".md":
+        raise _cli_error(f"{args.output}: markdown export writes a folder of .md files, one "
+                         "per article; give -o FOLDER")  # fmt: skip
+    named = None if to_stdout else _format_from(args.output)
+    if args.format and named not in (None, args.format):
+        print(f"sitesift: warning: writing {args.format} to {args.output}, whose name says "
+              f"{named}", file=sys.stderr)  # fmt: skip
     if args.records:
         _check_records_flags(args, fmt)
     if args.excel and fmt != "csv":
@@ -663,5 +670,6 @@ def add_data_commands(sub: Any) -> None:  # noqa: ANN401 - argparse's private su
     loop.add_argument("--tick", type=float, help="seconds between checks (default 5)")
     loop.add_argument("--log-dir", help="write each crawl's log here (without it, a failed "
                       "crawl's last error line is kept in its run: sitesift status)")  # fmt: skip
-    loop.add_argument("--max-runs", type=int, help="exit after this many finished runs")
+    loop.add_argument("--max-runs", type=_whole_number(1),
+                      help="exit after this many finished runs")  # fmt: skip
     loop.set_defaults(func=cmd_scheduler)

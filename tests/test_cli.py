@@ -345,6 +345,7 @@ def test_a_job_needs_a_name_and_prune_checks_its_arguments(tmp_path: Path, sites
     assert_clean_error(sitesift(*add), "a job needs a name")
     prune = ("prune-screenshots", "--db", db)
     assert_clean_error(sitesift(*prune, "--min-age", "-5"), "expected seconds (0 or more)")
+    assert_clean_error(sitesift("scheduler", "--db", db, "--max-runs", "0"), "at least 1")
     assert_clean_error(sitesift(*prune, "--dir", str(tmp_path / "nope")), "no screenshot folder")
 
 

@@ -222,6 +222,11 @@ def test_export_command_errors(tmp_path: Path) -> None:
     assert proc.returncode == 0, proc.stderr
     assert (tmp_path / "link.jsonl").is_symlink()
     assert (tmp_path / "a.jsonl").stat().st_mode & 0o777 == 0o600
+    proc = run("--db", db, "-o", str(tmp_path / "notes.md"))  # made a folder named notes.md
+    assert proc.returncode == 2 and "writes a folder of .md files" in proc.stderr
+    assert not (tmp_path / "notes.md").exists()
+    proc = run("--db", db, "-o", str(tmp_path / "x.csv"), "--format", "jsonl")
+    assert proc.returncode == 0 and "writing jsonl to" in proc.stderr and "says csv" in proc.stderr
     proc = run("--db", db, "-o", "")  # an unset $OUT
     assert proc.returncode == 2 and "--output is empty" in proc.stderr
     proc = run("--db", db, "-o", str(tmp_path / "x.txt"))
