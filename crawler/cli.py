@@ -116,19 +116,18 @@ def _check_output(path: str) -> None:
         file.unlink(missing_ok=True)
 
 
-def check_site_list(path: str) -> None:
+def check_site_list(path: str) -> list[Any]:
     """Refuse a site list that is missing or has no usable line, with its
-    line errors on stderr (the spider would stop on it with a traceback)."""
-    from crawler.sitelist import SiteListFileError, read_site_list
+    line errors on stderr (the spider would stop on it with a traceback);
+    else the lines it will skip (``SiteListError``)."""
+    from crawler.sitelist import SiteListFileError, read_usable_site_list
 
     try:
-        specs, errors = read_site_list(path)
+        return read_usable_site_list(path)[1]
     except SiteListFileError as exc:
-        raise CLIError(str(exc)) from None
-    if not specs:
-        for error in errors:
+        for error in exc.errors:
             print(f"sitesift: {error}", file=sys.stderr)
-        raise CLIError(f"{path}: no usable site in the list")
+        raise CLIError(str(exc)) from None
 
 
 def check_database(settings, open_it: bool = False) -> None:  # noqa: ANN001
@@ -148,7 +147,10 @@ def cmd_crawl(args: argparse.Namespace) -> int:
     from scrapy.crawler import CrawlerProcess
     from scrapy.utils.conf import feed_process_params_from_cli
 
-    check_site_list(args.sites)
+    skipped_lines = check_site_list(args.sites)
+    if args.logfile:  # the spider logs them there; the terminal would show nothing
+        for error in skipped_lines:
+            print(f"sitesift: warning: {error} (line skipped)", file=sys.stderr)
     if args.crawl_id and not (args.workers or args.redis):
         raise CLIError("--crawl-id names a shared crawl: give it with --redis URL or --workers N")
     settings = _project_settings(args.set, args.loglevel)

@@ -165,15 +165,13 @@ def add_job(
 
 def _check_site_list(path: Path) -> None:
     """A list ``sitesift crawl`` would refuse would fail at every run."""
-    from crawler.sitelist import SiteListFileError, read_site_list
+    from crawler.sitelist import SiteListFileError, read_usable_site_list
 
     try:
-        specs, errors = read_site_list(path)
+        read_usable_site_list(path)
     except SiteListFileError as exc:
-        raise ScheduleError(str(exc)) from None
-    if not specs:
-        first = f": {errors[0]}" if errors else ""
-        raise ScheduleError(f"site list {path} has no usable site{first}")
+        first = f" ({exc.errors[0]})" if exc.errors else ""
+        raise ScheduleError(f"{exc}{first}") from None
 
 
 def get_job(engine: Engine, name: str) -> Job:

@@ -108,7 +108,23 @@ class SiteListError:
 
 
 class SiteListFileError(Exception):
-    """The site list file itself cannot be used (missing, a directory, binary, not UTF-8)."""
+    """The site list file itself cannot be used (missing, a directory, binary,
+    not UTF-8, no usable line: ``errors`` then says why each line was not)."""
+
+    def __init__(self, message: str, errors: list[SiteListError] | None = None) -> None:
+        super().__init__(message)
+        self.errors = errors or []
+
+
+def read_usable_site_list(
+    path: str | os.PathLike[str],
+) -> tuple[list[SiteSpec], list[SiteListError]]:
+    """:func:`read_site_list`, refusing a list with no usable site: a crawl
+    of it would do nothing."""
+    specs, errors = read_site_list(path)
+    if not specs:
+        raise SiteListFileError(f"{os.fspath(path)}: no usable site in the list", errors)
+    return specs, errors
 
 
 def read_site_list(path: str | os.PathLike[str]) -> tuple[list[SiteSpec], list[SiteListError]]:

@@ -292,6 +292,17 @@ def test_unusable_log_file_or_job_folder(
     assert_clean_error(sitesift("crawl", str(sites), "--db", db, flag, path), words)
 
 
+def test_a_skipped_site_list_line_is_shown_when_the_log_goes_to_a_file(tmp_path: Path) -> None:
+    sites = tmp_path / "sites.txt"
+    sites.write_text("http://127.0.0.1:9/\nnot a site ???\n")
+    log = tmp_path / "crawl.log"
+    proc = sitesift("crawl", str(sites), "--db", f"sqlite:///{tmp_path / 'x.db'}",
+                    "--logfile", str(log), "-s", "SITESIFT_SCREENSHOTS=none")  # fmt: skip
+    assert proc.returncode == 1, proc.stderr  # the one site cannot be reached
+    assert f"sitesift: warning: {sites}:2:" in proc.stderr and "(line skipped)" in proc.stderr
+    assert f"{sites}:2:" in log.read_text()
+
+
 def test_missing_reference_page(tmp_path: Path) -> None:
     page = tmp_path / "page.html"
     page.write_text("<html><body><p>Hello there.</p></body></html>")
