@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import IO, Any
 from urllib.parse import unquote, urlsplit
 
-from sqlalchemy import Connection, Engine, Select, and_, func, or_, select
+from sqlalchemy import Connection, Engine, Select, and_, exists, func, or_, select
 
 from .schema import articles, as_utc, list_records, pages
 
@@ -76,15 +76,33 @@ class ExportFilter:
             articles.c.published_at if self.date_field == "published" else articles.c.fetched_at
         )
         # In UTC, as stored: SQLite compares the digits and drops the offset.
-        if self.since is not None:
-            clauses.append(column >= _in_utc(self.since))
-        if self.until is not None:
-            clauses.append(column < _in_utc(self.until))
+        # A multi-page article was fetched when its latest page was: a
+        # later page that changed is exported with its first.
+        if self.date_field == "published":
+            if self.since is not None:
+                clauses.append(column >= _in_utc(self.since))
+            if self.until is not None:
+                clauses.append(column < _in_utc(self.until))
+        else:
+            if self.since is not None:
+                since = _in_utc(self.since)
+                clauses.append(or_(column >= since, _a_later_page(_PARTS.c.fetched_at >= since)))
+            if self.until is not None:
+                until = _in_utc(self.until)
+                clauses.append(and_(column < until, ~_a_later_page(_PARTS.c.fetched_at >= until)))
         if not self.include_duplicates:
             clauses.append(articles.c.duplicate_of.is_(None))
         # A later page of a multi-page article is exported inside its first page.
         clauses.append(articles.c.part_of.is_(None))
         return clauses
+
+
+_PARTS = articles.alias("parts")
+
+
+def _a_later_page(condition: Any) -> Any:  # noqa: ANN401 - a SQLAlchemy clause
+    """Whether a later page of the article (``part_of`` it) meets ``condition``."""
+    return exists().where(_PARTS.c.part_of == articles.c.url, condition)
 
 
 def _in_utc(moment: datetime) -> datetime:

@@ -210,3 +210,33 @@ def test_next_story_and_list_pages_stay_apart(crawled: tuple[Path, list[dict]]) 
     exported = _by_path(records)
     assert {"/blog/post-1.html", "/blog/post-2.html"} <= exported.keys()
     assert multipage_web.BLOG[3] not in exported["/blog/post-1.html"]["text"]
+
+
+def test_an_article_whose_later_page_changed_is_exported_since_then(
+    crawled: tuple[Path, list[dict]], tmp_path: Path
+) -> None:
+    """An incremental export (--since) takes a multi-page article when any
+    of its pages was fetched since: its first page's row alone said when
+    the first page was."""
+    import shutil
+
+    db = tmp_path / "parts.db"
+    shutil.copy(crawled[0], db)
+    with sqlite3.connect(db) as conn:
+        conn.execute("update articles set fetched_at = '2024-07-01 00:00:00.000000'")
+        conn.execute("update articles set fetched_at = '2024-08-01 00:00:00.000000' "
+                     "where url like '%/story_2.html'")  # fmt: skip
+    conn.close()
+
+    def exported(*flags: str) -> set[str]:
+        proc = subprocess.run(
+            [sys.executable, "-m", "crawler.cli", "export", "--db", f"sqlite:///{db}", "-o", "-",
+             "-q", *flags], capture_output=True, text=True, timeout=120,
+        )  # fmt: skip
+        assert proc.returncode == 0, proc.stderr
+        return {"/" + json.loads(line)["url"].split("/", 3)[3] for line in proc.stdout.split("\n")
+                if line}  # fmt: skip
+
+    assert exported("--since", "2024-07-15") == {"/story.html"}
+    before = exported("--until", "2024-07-15")
+    assert "/story.html" not in before and {"/essay/", "/blog/post-1.html"} <= before
