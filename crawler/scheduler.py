@@ -255,9 +255,11 @@ class Running:
     job: Job
     process: subprocess.Popen[bytes]
     started: datetime
-    # Without a log folder, the crawl's stderr, kept until it ends so that a
-    # failure's reason reaches the run's record and the scheduler's log.
+    # The crawl's stderr (its log file, with a log folder), kept open until it
+    # ends so that a failure's reason reaches the run's record and the
+    # scheduler's log.
     errors: IO[bytes] | None = None
+    log_path: Path | None = None
 
 
 def launch(
@@ -270,12 +272,13 @@ def launch(
     goes to the terminal: the user sees why a crawl failed."""
     log: IO[bytes] | None = None
     errors: IO[bytes] | None = None
+    log_path: Path | None = None
     try:
         if log_dir is not None:
             log_dir.mkdir(parents=True, exist_ok=True)
             stamp = utcnow().strftime("%Y%m%dT%H%M%S")
-            safe = _UNSAFE.sub("_", job.name)
-            log = (log_dir / f"{safe}-{stamp}.log").open("ab")
+            log_path = log_dir / f"{_UNSAFE.sub('_', job.name)}-{stamp}.log"
+            log = errors = log_path.open("a+b")  # noqa: SIM115 - closed by finish()
         elif not foreground:
             errors = tempfile.TemporaryFile()  # noqa: SIM115 - closed by finish()
         process = subprocess.Popen(
@@ -286,15 +289,14 @@ def launch(
             start_new_session=True,
         )
     except OSError:
-        for file in (log, errors):
-            if file is not None:
-                file.close()
+        for file in {log, errors} - {None}:
+            file.close()
         raise
     now = utcnow()  # the period's run is taken: the next one is due after it
     _set(engine, job.name, running_pid=process.pid, last_run_at=now,
          next_run_at=next_run(job.cron, job.every_seconds, now))  # fmt: skip
     logger.info("job %s: started crawl (pid %d)", job.name, process.pid)
-    return Running(job, process, utcnow(), errors)
+    return Running(job, process, utcnow(), errors, log_path)
 
 
 def not_started(engine: Engine, job: Job, error: OSError) -> int:
@@ -321,18 +323,23 @@ def _failed_run(conn: Connection, job: Job, started: datetime, reason: str) -> i
     ).inserted_primary_key[0]  # fmt: skip
 
 
+# A line of a log that says what went wrong: Scrapy's ERROR / CRITICAL
+# records and the last line of a traceback ("ValueError: ...").
+_ERROR_RECORD = re.compile(r"\] (ERROR|CRITICAL): |^[\w.]*(Error|Exception)\b")
+
+
 def _error_line(errors: IO[bytes] | None) -> str | None:
-    """The crawl's last "sitesift: error:" line (else its last line), read
-    from the end of its stderr, and the file closed."""
+    """The crawl's last "sitesift: ..." line (else its last error record),
+    read from the end of its stderr, and the file closed. An INFO line (a
+    Ctrl-C's "Closing download handler") is no reason."""
     if errors is None:
         return None
     with errors:
         size = errors.seek(0, os.SEEK_END)
         errors.seek(max(0, size - 8192))
         lines = [ln.strip() for ln in errors.read().decode(errors="replace").splitlines()]
-    lines = [ln for ln in lines if ln]
     marked = [ln for ln in lines if ln.startswith("sitesift: ")]
-    line = (marked or lines or [None])[-1]
+    line = (marked or [ln for ln in lines if _ERROR_RECORD.search(ln)] or [None])[-1]
     return line.removeprefix("sitesift: ")[:300] if line else None
 
 
@@ -362,8 +369,12 @@ def finish(engine: Engine, running: Running, code: int) -> int | None:
             )
     _set(engine, name, running_pid=None, running_host=None, lease_until=None,
          last_exit=code, last_run_id=run_id)  # fmt: skip
+    where = f" (log {running.log_path})" if running.log_path else ""
     if code and error:
-        logger.warning("job %s: crawl ended with status %d (run %s): %s", name, code, run_id, error)
+        logger.warning("job %s: crawl ended with status %d (run %s): %s%s", name, code, run_id,
+                       error, where)  # fmt: skip
+    elif code:
+        logger.warning("job %s: crawl ended with status %d (run %s)%s", name, code, run_id, where)
     else:
         logger.info("job %s: crawl ended with status %d (run %s)", name, code, run_id)
     return run_id

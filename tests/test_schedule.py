@@ -522,6 +522,44 @@ def test_the_scheduler_records_why_a_crawl_failed_without_a_log_folder(tmp_path:
     assert "site list not found" in status.stdout, status.stdout
 
 
+def test_the_scheduler_records_why_a_crawl_failed_from_its_log_file(tmp_path: Path) -> None:
+    db = _job_whose_site_list_is_gone(tmp_path, "1s")
+    logs = tmp_path / "logs"
+    loop = sitesift("scheduler", "--db", db, "--tick", "0.2", "--max-runs", "1", "--log-dir",
+                    str(logs))  # fmt: skip
+    assert loop.returncode == 0, loop.stderr
+    (log,) = logs.iterdir()
+    assert "site list not found" in log.read_text()
+    assert "crawl ended with status 2" in loop.stderr and f"(log {log})" in loop.stderr
+    engine = connect(db)
+    with engine.connect() as conn:
+        reason = conn.execute(select(crawl_runs.c.finish_reason)).scalar_one()
+    engine.dispose()
+    assert reason.startswith("failed: exit status 2: ") and reason.endswith("site list not found")
+
+
+def test_a_log_line_that_is_no_error_is_no_reason() -> None:
+    import tempfile
+
+    from crawler.scheduler import _error_line
+
+    def reason(text: str) -> str | None:
+        file = tempfile.TemporaryFile()  # noqa: SIM115 - _error_line closes it
+        file.write(text.encode())
+        return _error_line(file)
+
+    closing = "2026-11-29 11:00:00 [scrapy-playwright] INFO: Closing download handler\n"
+    assert reason(closing) is None
+    failed = "2026-11-29 11:00:00 [scrapy.core.engine] ERROR: Error while obtaining start\n"
+    assert reason(failed + closing) == failed.strip()
+    assert reason("sitesift: error: x.txt: site list not found\n" + failed) == (
+        "error: x.txt: site list not found"
+    )
+    assert reason("Traceback (most recent call last):\n  File ...\nValueError: bad\n") == (
+        "ValueError: bad"
+    )
+
+
 def test_a_job_whose_crawl_cannot_start_stops_no_other(tmp_path: Path) -> None:
     """A job named, by an older version, beyond a file name's length: its
     log file cannot be made. Its run is recorded as failed, the next
