@@ -58,6 +58,7 @@ from .document import (
     Document,
     absolute_url,
     as_document,
+    mark_parts,
     marks,
     text_lines,
 )
@@ -408,10 +409,9 @@ def _candidates(
     return doc.derived(key, compute)
 
 
-# Class or id words of the page's footer (whole parts of a token, as
-# listing reads navigation marks).
+# Class or id words of the page's footer (a token, or a word of one, as
+# listing reads navigation marks: "footer", "site-footer", "copyRight").
 _FOOTER_PARTS = frozenset({"footer", "copyright", "copyrights"})
-_MARK_PARTS = re.compile(r"[\s_\-]+|(?<=[a-z])(?=[A-Z])")
 # ...not when the token names a box of content or one component's footer
 # ("entry-footer", "card-footer", "section-footer") or a place beside the
 # footer or a modifier ("above-footer", "has-footer").
@@ -427,11 +427,11 @@ def _footer_marks(named: str) -> bool:
     "copyRight"; not a content box's ("topicBodyAndFooter",
     "CopyrightRichText"), see ``_NOT_PAGE_FOOTER``."""
     for token in named.split():
-        parts = {part.lower() for part in _MARK_PARTS.split(token) if part}
+        words = mark_parts(token)
         if (
-            (token.lower() in _FOOTER_PARTS or parts & _FOOTER_PARTS)
-            and not parts & _NOT_PAGE_FOOTER
-            and _MARK_PARTS.split(token)[0].lower() not in _BESIDE_PARTS
+            (token.lower() in _FOOTER_PARTS or _FOOTER_PARTS.intersection(words))
+            and not _NOT_PAGE_FOOTER.intersection(words)
+            and words[0] not in _BESIDE_PARTS
         ):
             return True
     return False

@@ -198,6 +198,16 @@ class NodeStats:
         return self.text_len / max(1, self.tag_count)
 
 
+# The words of a class or id token: split at "-", "_" and camelCase.
+_MARK_PARTS = re.compile(r"[\s_\-]+|(?<=[a-z])(?=[A-Z])")
+
+
+def mark_parts(token: str) -> list[str]:
+    """A class or id token's words, lower-cased, in order ("site-footer",
+    "copyRight": ["copy", "right"])."""
+    return [part.lower() for part in _MARK_PARTS.split(token) if part]
+
+
 def marks(el: etree._Element) -> str:
     """An element's class and id, space-joined: the words its authors named
     the box by (comments, navigation, share bars, the article body)."""

@@ -53,6 +53,7 @@ from .document import (
     Document,
     absolute_url,
     as_document,
+    mark_parts,
     marks,
     text_pieces,
 )
@@ -171,7 +172,6 @@ _CONTENT_PARTS = frozenset({"content", "entry", "article", "post", "body"})
 # A modifier token says what the element holds or lacks ("has-sidebar",
 # "no-header", "with-side-banner"), not that it is chrome itself.
 _MODIFIER_PARTS = frozenset({"has", "no", "with", "without"})
-_MARK_PARTS = re.compile(r"[\s_\-]+|(?<=[a-z])(?=[A-Z])")
 # Class tokens that mark a state, not a kind of element ("item active").
 _STATE_CLASS = re.compile(
     r"^(active|current|selected|on|first|last|odd|even|hover|open|cur|clearfix)$", re.I
@@ -281,7 +281,7 @@ def _nav_words(marks: str) -> bool:
 
 
 def _nav_token(token: str) -> bool:
-    parts = [p.lower() for p in _MARK_PARTS.split(token) if p]
+    parts = mark_parts(token)
     if any(p in _CONTENT_PARTS for p in parts) or (parts and parts[0] in _MODIFIER_PARTS):
         return False
     for part in parts:
