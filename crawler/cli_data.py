@@ -440,8 +440,11 @@ def cmd_schedule(args: argparse.Namespace) -> int:
                       f"{_last_exit(job.last_exit)}\t{job.sites_file}\t"
                       f"{shlex.join(job.crawl_args)}".rstrip("\t"))  # fmt: skip
         elif args.action == "remove":
-            sched.remove_job(engine, args.name)
+            running = sched.remove_job(engine, args.name)
             print(f"removed {args.name.strip()}")
+            if running:
+                print(f"sitesift: warning: its crawl (pid {running}) goes on, no longer the "
+                      f"scheduler's; stop it with: kill {running}", file=sys.stderr)  # fmt: skip
         elif args.action == "run-now":
             code, stopped = sched.run_now(engine, url, args.name)
             name = args.name.strip()  # as the job was stored

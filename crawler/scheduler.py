@@ -188,11 +188,13 @@ def list_jobs(engine: Engine) -> list[Job]:
     return [Job.from_row(r) for r in rows]
 
 
-def remove_job(engine: Engine, name: str) -> None:
-    name = name.strip()  # as add_job stored it
+def remove_job(engine: Engine, name: str) -> int | None:
+    """Delete the job; the pid of its crawl when one is running (it goes on,
+    no longer the scheduler's)."""
+    job = get_job(engine, name.strip())  # as add_job stored it; refused when there is none
     with engine.begin() as conn:
-        if not conn.execute(delete(scheduled_jobs).where(scheduled_jobs.c.name == name)).rowcount:
-            raise ScheduleError(f"no job named {name!r}")
+        conn.execute(delete(scheduled_jobs).where(scheduled_jobs.c.name == job.name))
+    return job.running_pid if _alive(job.running_pid) else None
 
 
 # -- claiming: one run per job ------------------------------------------------------
@@ -240,9 +242,14 @@ def claim(engine: Engine, name: str, lease: float, *, force: bool = False) -> Jo
     return get_job(engine, name) if claimed == 1 else None
 
 
-def _set(engine: Engine, name: str, **values: Any) -> None:  # noqa: ANN401
+def _set(engine: Engine, name: str, pid: int | None = None, **values: Any) -> None:  # noqa: ANN401
+    """Update the job's row; with ``pid``, only while that crawl is its
+    running one (a job removed and added again mid-run is another job)."""
+    where = [scheduled_jobs.c.name == name]
+    if pid is not None:
+        where.append(scheduled_jobs.c.running_pid == pid)
     with engine.begin() as conn:
-        conn.execute(update(scheduled_jobs).where(scheduled_jobs.c.name == name).values(**values))
+        conn.execute(update(scheduled_jobs).where(*where).values(**values))
 
 
 def crawl_command(job: Job, db_url: str) -> list[str]:
@@ -367,8 +374,8 @@ def finish(engine: Engine, running: Running, code: int) -> int | None:
                 .where(crawl_runs.c.id == run_id, crawl_runs.c.finished_at.is_(None))
                 .values(finished_at=utcnow(), finish_reason=failed)
             )
-    _set(engine, name, running_pid=None, running_host=None, lease_until=None,
-         last_exit=code, last_run_id=run_id)  # fmt: skip
+    _set(engine, name, running.process.pid, running_pid=None, running_host=None,
+         lease_until=None, last_exit=code, last_run_id=run_id)  # fmt: skip
     where = f" (log {running.log_path})" if running.log_path else ""
     if code and error:
         logger.warning("job %s: crawl ended with status %d (run %s): %s%s", name, code, run_id,

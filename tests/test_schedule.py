@@ -609,3 +609,26 @@ def test_job_names_and_the_log_folder_are_checked_up_front(tmp_path: Path) -> No
     afile.write_text("")
     loop = sitesift("scheduler", "--db", db, "--log-dir", str(afile), "--max-runs", "1")
     assert loop.returncode == 2 and f"cannot write logs in {afile}: it is a file" in loop.stderr
+
+
+def test_a_job_removed_and_added_again_mid_run_keeps_nothing_of_the_old_run(
+    tmp_path: Path,
+) -> None:
+    from crawler.scheduler import Running, _set
+
+    engine = connect(f"sqlite:///{tmp_path / 'j.db'}")
+    sites = tmp_path / "sites.txt"
+    sites.write_text("http://127.0.0.1:9/\n")
+    old = add_job(engine, "j", str(sites), every="1h")
+    crawl = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    try:
+        _set(engine, "j", running_pid=crawl.pid)
+        assert remove_job(engine, "j") == crawl.pid  # its crawl goes on: the caller is told
+        add_job(engine, "j", str(sites), every="1h")
+    finally:
+        crawl.kill()
+        crawl.wait()
+    finish(engine, Running(old, crawl, utcnow()), 0)  # the old run ends
+    again = get_job(engine, "j")
+    engine.dispose()
+    assert again.last_exit is None and again.last_run_id is None  # "never run"
