@@ -394,29 +394,37 @@ def test_the_screenshot_of_an_error_page_is_recorded(tmp_path: Path, db_url: str
     assert referred == shot.sha256
 
 
-def test_prune_screenshots_keeps_what_pages_refer_to(tmp_path: Path) -> None:
+def _store_page_with_screenshot(db: str, url: str, shot: Any) -> None:  # noqa: ANN401
+    pipe = _pipeline(db)
+    page = _item(url)
+    page.screenshot = shot.as_dict()
+    pipe.process_item(page)
+    pipe.close_spider()
+
+
+def _prune(db: str, *flags: str, cwd: Path | None = None) -> Any:  # noqa: ANN401
     import subprocess
     import sys
 
+    return subprocess.run(
+        [sys.executable, "-m", "crawler.cli", "prune-screenshots", "--db", db, "--min-age", "0",
+         *flags], capture_output=True, text=True, timeout=60, cwd=cwd,
+        env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1])},
+    )  # fmt: skip
+
+
+def test_prune_screenshots_keeps_what_pages_refer_to(tmp_path: Path) -> None:
     from crawler.screenshots import ScreenshotStore
 
     db = f"sqlite:///{tmp_path / 'x.db'}"
     store = ScreenshotStore(tmp_path / "shots")
     used, orphan = store.put(b"u" * 64, "png", 8, 8), store.put(b"o" * 64, "png", 8, 8)
-    pipe = _pipeline(db)
-    page = _item("http://h/1")
-    page.screenshot = used.as_dict()
-    pipe.process_item(page)
-    pipe.close_spider()
+    _store_page_with_screenshot(db, "http://h/1", used)
     engine = connect(db)
     with engine.begin() as conn:  # the orphan's row, as a recrawl's blocked page leaves one
         row = {"sha256": orphan.sha256, "path": orphan.path, "page_url": "http://h/2"}
         conn.execute(insert(screenshots).values(**row, taken_at=utcnow()))
-    proc = subprocess.run(
-        [sys.executable, "-m", "crawler.cli", "prune-screenshots", "--db", db,
-         "--dir", str(tmp_path / "shots"), "--min-age", "0"],
-        capture_output=True, text=True, timeout=60,
-    )  # fmt: skip
+    proc = _prune(db, "--dir", str(tmp_path / "shots"))
     assert proc.returncode == 0, proc.stderr
     assert "1 unreferenced screenshot(s) removed" in proc.stdout
     assert Path(used.path).exists() and not Path(orphan.path).exists()
@@ -426,11 +434,7 @@ def test_prune_screenshots_keeps_what_pages_refer_to(tmp_path: Path) -> None:
     # without --dir, from another folder: the folder the rows name, not ./sitesift-screenshots
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
-    proc = subprocess.run(
-        [sys.executable, "-m", "crawler.cli", "prune-screenshots", "--db", db, "--min-age", "0"],
-        capture_output=True, text=True, timeout=60, cwd=elsewhere,
-        env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1])},
-    )  # fmt: skip
+    proc = _prune(db, cwd=elsewhere)
     assert proc.returncode == 0, proc.stderr
     said = f"0 unreferenced screenshot(s) removed from {tmp_path / 'shots'}\n1 screenshot(s) in use"
     assert said in proc.stdout
@@ -439,16 +443,8 @@ def test_prune_screenshots_keeps_what_pages_refer_to(tmp_path: Path) -> None:
     # both are swept, and neither's pictures are called missing
     later = ScreenshotStore(tmp_path / "later")
     used2, orphan2 = later.put(b"v" * 64, "png", 8, 8), later.put(b"p" * 64, "png", 8, 8)
-    pipe = _pipeline(db)
-    page = _item("http://h/3")
-    page.screenshot = used2.as_dict()
-    pipe.process_item(page)
-    pipe.close_spider()
-    proc = subprocess.run(
-        [sys.executable, "-m", "crawler.cli", "prune-screenshots", "--db", db, "--min-age", "0"],
-        capture_output=True, text=True, timeout=60, cwd=elsewhere,
-        env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1])},
-    )  # fmt: skip
+    _store_page_with_screenshot(db, "http://h/3", used2)
+    proc = _prune(db, cwd=elsewhere)
     assert proc.returncode == 0, proc.stderr
     assert f"1 unreferenced screenshot(s) removed from {tmp_path / 'later'}\n" in proc.stdout
     assert "2 screenshot(s) in use" in proc.stdout and "missing" not in proc.stdout
@@ -461,9 +457,6 @@ def test_prune_screenshots_spares_a_folder_another_database_stores_in(
 ) -> None:
     # two databases crawled from one folder share its default screenshot
     # folder: a sweep for the one that stored none emptied the other's
-    import subprocess
-    import sys
-
     from crawler.screenshots import ScreenshotStore
     from pipelines.schema import database_key
 
@@ -473,17 +466,10 @@ def test_prune_screenshots_spares_a_folder_another_database_stores_in(
     store.add_owner(database_key(theirs))
     shot = store.put(b"t" * 64, "png", 8, 8)
 
-    def prune(*extra: str) -> subprocess.CompletedProcess[str]:
-        return subprocess.run(
-            [sys.executable, "-m", "crawler.cli", "prune-screenshots", "--db", mine,
-             "--dir", str(tmp_path / "shots"), "--min-age", "0", *extra],
-            capture_output=True, text=True, timeout=60,
-        )  # fmt: skip
-
-    refused = prune()
+    refused = _prune(mine, "--dir", str(tmp_path / "shots"))
     assert refused.returncode == 2 and "also holds the screenshots of" in refused.stderr
     assert "theirs.db" in refused.stderr and Path(shot.path).exists()
-    forced = prune("--force")
+    forced = _prune(mine, "--dir", str(tmp_path / "shots"), "--force")
     assert forced.returncode == 0 and not Path(shot.path).exists(), forced.stderr
     # one database, however its URL is written
     monkeypatch.chdir(tmp_path)
