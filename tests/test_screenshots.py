@@ -544,7 +544,11 @@ def test_page_whose_renderer_always_dies_is_stored_without_a_screenshot(
     assert len(crash_crawl["renderer_kills"]) >= 2  # killed again on every retry
     outcome, reason, shot = rows["renderer.html"]
     assert outcome == "ok" and shot is None
-    assert reason.startswith("screenshot failed (browser crashed): TargetClosedError")
+    # Chromium reports the killed renderer as a crash; once in CI runs it
+    # did not tell Playwright, and the page ended at its deadline instead:
+    # either way the page is stored from a plain fetch, the reason said.
+    assert reason.startswith(("screenshot failed (browser crashed): TargetClosedError",
+                              "screenshot failed: BrowserDeadline")), reason  # fmt: skip
     assert rows["a2.html"][0] == "ok" and rows["a2.html"][2]  # its link was followed
     # Each attempt ends at once: the crashed page's pending image fetch does
     # not hold the next attempt back (it used to wait 10 s for it, each time).
