@@ -285,6 +285,9 @@ class Params:
     # all 3,189 pages: 14 changed, 8 better, none worse. 0 turns it off.
     comments_min_long_lines: int = 3
     comments_max_share: float = 0.5
+    # The page footer's lines ending the chosen text (its node holds the
+    # footer box: :func:`_page_footers`) are cut. Not in a seed.
+    footer_tail: bool = True
     # Remove the headline and generic boilerplate lines from article text.
     clean: bool = True
 
@@ -455,6 +458,56 @@ def _footer_box(doc: Document, node: Any) -> Any:
             )
             return el if after < stats[el].text_len else None
     return None
+
+
+_UPPER = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+# Elements that may be the page footer (a cheap first cut, in C;
+# :func:`_footer_box` decides).
+_MAY_BE_FOOTER = etree.XPath(
+    ".//*[self::footer"
+    f" or contains(translate(@class, '{_UPPER}', '{_UPPER.lower()}'), 'footer')"
+    f" or contains(translate(@id, '{_UPPER}', '{_UPPER.lower()}'), 'footer')"
+    f" or contains(translate(@class, '{_UPPER}', '{_UPPER.lower()}'), 'copyright')"
+    f" or contains(translate(@id, '{_UPPER}', '{_UPPER.lower()}'), 'copyright')]"
+)
+
+
+def _page_footers(doc: Document) -> list[Any]:
+    """The page's footer boxes (:func:`_footer_box` of themselves), outermost
+    only, none inside a main or article element."""
+
+    def compute() -> list[Any]:
+        found = [
+            el
+            for el in _MAY_BE_FOOTER(doc.body)
+            if _footer_box(doc, el) is el
+            and not any(
+                a.tag in ("main", "article") or a.get("role") == "main" for a in el.iterancestors()
+            )
+        ]
+        inside = set(found)
+        return [el for el in found if not any(a in inside for a in el.iterancestors())]
+
+    return doc.derived("auto.page_footers", compute)
+
+
+def _without_footer(doc: Document, text: str, node: Any, p: Params) -> str | None:
+    """``text`` without its last lines when they are the page footer's
+    (copyright, legal and contact lines of a footer box inside ``node``): a
+    candidate whose node holds the body and the footer keeps both. None when
+    no line is cut, or nothing would stay."""
+    if not p.footer_tail or node is None:
+        return None
+    boxes = [el for el in _page_footers(doc) if any(a is node for a in el.iterancestors())]
+    if not boxes:
+        return None
+    said = "".join("".join(t.split()) for el in boxes for t in text_lines(el))
+    lines = text.split("\n")
+    cut = len(lines)
+    while cut and (line := "".join(lines[cut - 1].split())) and line in said:
+        cut -= 1
+    kept = "\n".join(lines[:cut])
+    return kept if cut < len(lines) and kept.strip() else None
 
 
 def _outside_footer(
@@ -1064,6 +1117,7 @@ def _route(
         method += "+posts"
     elif not thread and (uncommented := _optional(_without_comments, doc, text, node, p)):
         text = uncommented
+    text = _optional(_without_footer, doc, text, node, p) or text
     if p.recipe_ingredients:
         text = _optional(_with_ingredients, doc, text, node) or text
     confidence = cls.confidence if cls.page_type is PageType.ARTICLE else 1.0 - cls.confidence

@@ -1229,3 +1229,31 @@ def test_the_legal_lines_of_a_page_footer_are_no_body_for_a_short_post() -> None
         assert "我的电脑分辨率是2560*1440" in result.text, (box, result.method)
     beside = extract(_forum_page_with_a_long_footer('<div class="above-footer">', "</div>"))
     assert "分辨率" not in beside.text and "trademarks" in beside.text
+
+
+def _story_holding_its_footer(footer_class: str) -> str:
+    """A page with no article or main element: the story's paragraphs and a
+    box of address and disclaimer lines share one wrapper."""
+    disclaimer = (
+        "This material is not intended to replace the advice of a qualified advisor. "
+        "Information has been obtained from sources believed to be reliable and is for "
+        "informational purposes only."
+    )
+    return (
+        "<html><head><title>Council approves park budget</title></head><body><div id='page'>"
+        f"<ul class='menu'>{NAV}</ul><h1>Council approves park budget</h1>"
+        + "".join(f"<p>{p}</p>" for p in PARAS)
+        + f"<div class='{footer_class}'><p>11 Example Road, Suite 500</p>"
+        f"<p>Hunt Valley, MD 21031</p><p>{disclaimer}</p></div></div></body></html>"
+    )
+
+
+def test_the_page_footer_ending_the_chosen_text_is_cut() -> None:
+    """The methods take the wrapper holding the story and the page footer;
+    the footer's lines ending the text are cut. A box named for an entry's
+    own footer is the story's, and stays."""
+    result = extract(_story_holding_its_footer("site-footer"))
+    assert result.text.endswith(PARAS[-1]), result.text[-200:]
+    assert PARAS[0] in result.text and "Hunt Valley" not in result.text
+    kept = extract(_story_holding_its_footer("entry-footer"))
+    assert "Hunt Valley" in kept.text and "qualified advisor" in kept.text
