@@ -41,8 +41,6 @@ from datetime import date, datetime
 from itertools import chain
 from typing import Any, TypeVar
 
-from lxml import etree
-
 from .boilerplate import clean_lines
 from .classify import (
     Classification,
@@ -60,6 +58,7 @@ from .document import (
     as_document,
     mark_parts,
     marks,
+    named_boxes,
     text_lines,
 )
 from .layout import check_reference
@@ -460,16 +459,9 @@ def _footer_box(doc: Document, node: Any) -> Any:
     return None
 
 
-_UPPER = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
-# Elements that may be the page footer (a cheap first cut, in C;
+# A class or id that may name the page footer (a cheap first cut;
 # :func:`_footer_box` decides).
-_MAY_BE_FOOTER = etree.XPath(
-    ".//*[self::footer"
-    f" or contains(translate(@class, '{_UPPER}', '{_UPPER.lower()}'), 'footer')"
-    f" or contains(translate(@id, '{_UPPER}', '{_UPPER.lower()}'), 'footer')"
-    f" or contains(translate(@class, '{_UPPER}', '{_UPPER.lower()}'), 'copyright')"
-    f" or contains(translate(@id, '{_UPPER}', '{_UPPER.lower()}'), 'copyright')]"
-)
+_MAY_NAME_FOOTER = re.compile(r"(?i:footer|copyright)")
 
 
 def _page_footers(doc: Document) -> list[Any]:
@@ -477,14 +469,20 @@ def _page_footers(doc: Document) -> list[Any]:
     only, none inside a main or article element."""
 
     def compute() -> list[Any]:
-        found = [
-            el
-            for el in _MAY_BE_FOOTER(doc.body)
-            if _footer_box(doc, el) is el
-            and not any(
-                a.tag in ("main", "article") or a.get("role") == "main" for a in el.iterancestors()
-            )
-        ]
+        named = {el for el, words in named_boxes(doc) if _MAY_NAME_FOOTER.search(words)}
+        named.update(doc.body.iter("footer"))
+        found = sorted(
+            (
+                el
+                for el in named
+                if _footer_box(doc, el) is el
+                and not any(
+                    a.tag in ("main", "article") or a.get("role") == "main"
+                    for a in el.iterancestors()
+                )
+            ),
+            key=lambda el: doc.stats[el].index,
+        )
         inside = set(found)
         return [el for el in found if not any(a in inside for a in el.iterancestors())]
 
@@ -832,20 +830,12 @@ def _comments_chars(doc: Document, node: Any, chosen: Any) -> int:
     return total
 
 
-# Elements whose class or id may name them for comments (a cheap first
-# cut, in C; ``_COMMENTS_NAME`` decides).
-_MAY_NAME_COMMENTS = etree.XPath(
-    ".//*[contains(@class, 'omment') or contains(@id, 'omment') or contains(@class, 'isqus')"
-    " or contains(@id, 'isqus') or contains(@class, 'espond') or contains(@id, 'espond')]"
-)
-
-
 def _comments_named(doc: Document) -> list[Any]:
     """The outermost boxes of the page named for comments (see
     ``_COMMENTS_NAME``), in document order."""
 
     def compute() -> list[Any]:
-        named = [el for el in _MAY_NAME_COMMENTS(doc.body) if _COMMENTS_NAME.search(marks(el))]
+        named = [el for el, words in named_boxes(doc) if _COMMENTS_NAME.search(words)]
         inside = set(named)
         return [el for el in named if not any(a in inside for a in el.iterancestors())]
 

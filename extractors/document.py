@@ -214,6 +214,23 @@ def marks(el: etree._Element) -> str:
     return f"{el.get('class') or ''} {el.get('id') or ''}"
 
 
+def named_boxes(doc: Document) -> list[tuple[etree._Element, str]]:
+    """Every element below the body with a class or id, and its
+    :func:`marks`, in page order; found once per page for the rules that
+    look for boxes by their names (readers' comments, the page footer). One
+    walk in Python costs a fraction of an XPath ``contains()`` per name."""
+
+    def compute() -> list[tuple[etree._Element, str]]:
+        found = []
+        for el in doc.body.iterdescendants(etree.Element):
+            cls, ident = el.get("class"), el.get("id")
+            if cls or ident:
+                found.append((el, f"{cls or ''} {ident or ''}"))
+        return found
+
+    return doc.derived("document.named_boxes", compute)
+
+
 def _is_hidden(el: etree._Element) -> bool:
     """Hidden by an attribute or inline style, or marked by a class as no
     content (:data:`_MARKED_NOT_CONTENT`)."""
