@@ -260,19 +260,61 @@ def markdown_path(root: Path, record: dict[str, Any]) -> Path:
     return root / site / (f"{slug}-{digest}.md" if slug else f"{digest}.md")
 
 
+# What Markdown would read as markup in a line of crawled text: a backslash,
+# code, emphasis, links, HTML and autolinks, strikethrough (GFM), an entity.
+_MD_INLINE = re.compile(r"[\\`*_\[\]<~]|&(?=#?\w+;)")
+# ...and at a line's start: a heading, a quote, a list item or a rule, a
+# setext underline, a numbered item ("2024. A year" -> "2024\. A year").
+_MD_LEADING = re.compile(r"^( {0,3})(?:[#>+=-]|\d{1,9}(?=[.)](?:\s|$)))")
+_MD_ESCAPED = re.compile(r"\\(.)")
+
+
+def _escape_leading(m: re.Match[str]) -> str:
+    """A backslash before a line's leading markup character; after the
+    number of a numbered item, before its "." or ")"."""
+    indent, mark = m.group(1), m.group(0)[len(m.group(1)) :]
+    return f"{indent}{mark}\\" if mark[0].isdigit() else f"{indent}\\{mark}"
+
+
+def _is_code_line(line: str) -> bool:
+    """Indented by 4 spaces or a tab: Markdown shows it as code, as it is
+    (backslashes included), so it is written unescaped."""
+    return line.startswith(("    ", "\t"))
+
+
+def escape_markdown(line: str, leading: bool = True) -> str:
+    """A line of plain text that Markdown shows as written: each character it
+    would read as markup gets a backslash (``leading``: also those that only
+    mark up at the start of a line). :func:`unescape_markdown` undoes it."""
+    if _is_code_line(line):
+        return line
+    line = _MD_INLINE.sub(lambda m: "\\" + m.group(0), line)
+    if leading:
+        line = _MD_LEADING.sub(_escape_leading, line)
+    return line
+
+
+def unescape_markdown(line: str) -> str:
+    """The text :func:`escape_markdown` wrote ``line`` from."""
+    return line if _is_code_line(line) else _MD_ESCAPED.sub(r"\1", line)
+
+
 def markdown_document(record: dict[str, Any]) -> str:
     """Front matter (YAML; values JSON-quoted, which YAML reads) and the text,
     a blank line between its lines: each is a paragraph, a heading, a list
     item, a table row or a code line, and Markdown joins lines that only a
-    newline parts into one paragraph."""
+    newline parts into one paragraph. The text is anyone's words, so what
+    Markdown would read as markup in it is escaped (:func:`escape_markdown`):
+    a line "# 1" stays a line, "<script>" stays text."""
     lines = ["---"]
     for name in FIELDS:
         if name != "text":
             lines.append(f"{name}: {json.dumps(record.get(name), ensure_ascii=False)}")
     lines.append("---")
     title = record.get("title")
-    body = f"# {title}\n\n" if title else ""
-    body += (record.get("text") or "").strip().replace("\n", "\n\n") + "\n"
+    body = f"# {escape_markdown(title, leading=False)}\n\n" if title else ""
+    text = (record.get("text") or "").strip()
+    body += "\n\n".join(escape_markdown(line) for line in text.split("\n")) + "\n"
     return "\n".join(lines) + "\n\n" + body
 
 
@@ -304,9 +346,11 @@ def read_markdown(path: Path) -> dict[str, Any]:
         name, _, value = line.partition(": ")
         record[name] = json.loads(value)
     body = body.lstrip("\n")
-    if record.get("title") and body.startswith(f"# {record['title']}\n\n"):
-        body = body[len(record["title"]) + 4 :]
-    record["text"] = body.rstrip("\n").replace("\n\n", "\n") or None
+    if record.get("title"):
+        heading = f"# {escape_markdown(record['title'], leading=False)}\n\n"
+        body = body.removeprefix(heading)
+    lines = body.rstrip("\n").split("\n\n")
+    record["text"] = "\n".join(unescape_markdown(line) for line in lines) or None
     return record
 
 

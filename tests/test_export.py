@@ -9,14 +9,27 @@ import subprocess
 import sys
 from datetime import UTC, datetime, timedelta, timezone
 from pathlib import Path
+from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from scrapy import Spider
 from scrapy.utils.test import get_crawler
 
 from crawler.items import PageItem
 from pipelines.dedup import DedupPipeline
-from pipelines.export import ExportFilter, export, iter_articles, markdown_path, read_markdown
+from pipelines.export import (
+    FIELDS,
+    ExportFilter,
+    escape_markdown,
+    export,
+    iter_articles,
+    markdown_document,
+    markdown_path,
+    read_markdown,
+    unescape_markdown,
+)
 from pipelines.schema import connect
 from pipelines.store import StorePipeline
 
@@ -329,6 +342,62 @@ def test_markdown_file_names_are_readable_and_safe(tmp_path: Path) -> None:
     assert len(name("http://a.test/" + "long-" * 100)) <= 60
     urls = ("http://a.test/a/page.html", "http://a.test/b/page.html")
     assert len({markdown_path(tmp_path, {"site": "a.test", "url": u}) for u in urls}) == 2
+
+
+# Crawled lines that Markdown would read as markup.
+HOSTILE_LINES = [
+    "# Not a heading",
+    "- not a list item",
+    "2024. The year it began",
+    "> not a quote",
+    "---",
+    "Prices *fell* by 5_000 [see](http://evil.test) <script>alert(1)</script> ~~cut~~",
+    r"C:\Users\me\*.txt and AT&T &amp; co",
+    "    indented() { code *stays* as it is }",
+    "中文段落：第一行。",
+]
+
+
+def test_markdown_shows_crawled_text_as_written(tmp_path: Path) -> None:
+    """A real CommonMark renderer reads the exported file: the title is the
+    one heading, each text line one paragraph holding its words as they
+    were crawled (no list, quote, rule, emphasis, link or HTML of theirs),
+    an indented line a code block; reading the file back gives the text."""
+    from markdown_it import MarkdownIt
+
+    record = {name: None for name in FIELDS} | {
+        "url": "http://a.test/x.html",
+        "site": "a.test",
+        "title": "Why *this* <b>matters</b>",
+        "text": "\n".join(HOSTILE_LINES),
+    }
+    path = tmp_path / "x.md"
+    path.write_text(markdown_document(record), encoding="utf-8")
+    body = path.read_text(encoding="utf-8").split("---\n", 2)[2]
+    md = MarkdownIt("commonmark").enable("strikethrough")
+    tokens = md.parse(body)
+    kinds = {t.type for t in tokens}
+    assert kinds <= {"heading_open", "heading_close", "paragraph_open", "paragraph_close",
+                     "inline", "code_block"}  # fmt: skip
+    headings = [tokens[i + 1] for i, t in enumerate(tokens) if t.type == "heading_open"]
+    assert [h.content for h in headings] and len(headings) == 1
+
+    def shown(inline: Any) -> str:
+        assert all(c.type in ("text", "softbreak") for c in inline.children), inline.children
+        return "".join(c.content for c in inline.children)
+
+    assert shown(headings[0]) == record["title"]
+    paragraphs = [tokens[i + 1] for i, t in enumerate(tokens) if t.type == "paragraph_open"]
+    assert [shown(p) for p in paragraphs] == [line for line in HOSTILE_LINES if line[0] != " "]
+    code = [t.content for t in tokens if t.type == "code_block"]
+    assert code == ["indented() { code *stays* as it is }\n"]
+    back = read_markdown(path)
+    assert back["text"] == record["text"] and back["title"] == record["title"]
+
+
+@given(st.text(st.characters(blacklist_categories=("Cs", "Cc")), max_size=60))
+def test_markdown_escaping_is_undone_exactly(line: str) -> None:
+    assert unescape_markdown(escape_markdown(line)) == line
 
 
 def test_excel_csv_starts_with_a_byte_order_mark(filled: str, tmp_path: Path) -> None:
