@@ -154,6 +154,7 @@ def cmd_export(args: argparse.Namespace) -> int:
         languages=tuple(primary_language(s) for s in args.language),
         page_types=tuple(args.page_type), url_groups=tuple(args.url_group), since=since,
         until=until, date_field=args.date_field, include_duplicates=args.include_duplicates,
+        skip_gone=args.skip_gone,
     )  # fmt: skip
     engine, _ = open_db(args.db)
     if not to_stdout and _is_database_file(engine, out):
@@ -170,10 +171,12 @@ def cmd_export(args: argparse.Namespace) -> int:
             print(f"{start}exported {done}/{total} {what}", end="", file=sys.stderr, flush=True)
 
     replacing = not to_stdout and fmt != "markdown" and out.is_file()
-    left_out = 0
+    left_out = gone = 0
     try:
         count = export(engine, fmt, "-" if to_stdout else str(out), flt, progress,
                        excel=args.excel, records=args.records)  # fmt: skip
+        if flt.skip_gone:
+            gone = export_count(engine, replace(flt, skip_gone=False)) - count
         if not flt.include_duplicates and not args.records:
             left_out = export_count(engine, replace(flt, include_duplicates=True)) - count
     except BrokenPipeError:
@@ -190,6 +193,9 @@ def cmd_export(args: argparse.Namespace) -> int:
         _end_line(shown)
         replaced = ", replacing the file that was there" if replacing else ""
         print(f"wrote {count} {what} to {args.output} ({fmt}){replaced}", file=sys.stderr)
+        if gone > 0:
+            print(f"{gone} article(s) whose page is gone (its last fetch: HTTP 404 or 410) "
+                  "left out", file=sys.stderr)  # fmt: skip
         if left_out > 0:
             print(f"{left_out} duplicate(s) of those left out (--include-duplicates to write "
                   "them too)", file=sys.stderr)  # fmt: skip
@@ -203,7 +209,7 @@ def _check_records_flags(args: argparse.Namespace, fmt: str) -> None:
     if fmt == "markdown":
         raise _cli_error("--records are written as jsonl, json or csv, not markdown")
     flags = {"--language": args.language, "--page-type": args.page_type,
-             "--include-duplicates": args.include_duplicates,
+             "--include-duplicates": args.include_duplicates, "--skip-gone": args.skip_gone,
              "--date-field published": args.date_field == "published"}  # fmt: skip
     if given := [flag for flag, value in flags.items() if value]:
         raise _cli_error(f"{', '.join(given)}: a filter of articles; --records takes --site, "
@@ -602,6 +608,10 @@ def add_data_commands(sub: Any) -> None:  # noqa: ANN401 - argparse's private su
                      help="which date --since/--until filter on (default: fetched)")  # fmt: skip
     exp.add_argument("--include-duplicates", action="store_true",
                      help="also the articles linked to an original as its duplicates")  # fmt: skip
+    exp.add_argument("--skip-gone", action="store_true",
+                     help="leave out the articles whose page was removed: its last fetch "
+                     "answered HTTP 404 or 410 (each article says its page's last fetch in "
+                     "page_outcome and page_status)")  # fmt: skip
     exp.add_argument("--excel", action="store_true",
                      help="CSV for spreadsheets: start with a byte-order mark, which Excel "
                      "needs to show UTF-8 (Chinese) text right, and quote any cell that would "

@@ -32,8 +32,13 @@ FORMATS = ("jsonl", "json", "csv", "markdown")
 FIELDS = (
     "url", "site", "url_group", "page_type", "language", "title", "author", "published",
     "image", "fetched_at", "first_seen", "changed_at", "version", "method", "confidence",
-    "duplicate_of", "similarity", "text",
+    "duplicate_of", "similarity", "page_outcome", "page_status", "text",
 )  # fmt: skip
+# Of the page the article was extracted from, its latest fetch: an article
+# is kept when its page is gone (nothing stored is lost), and says so.
+PAGE_FIELDS = {"page_outcome": pages.c.outcome, "page_status": pages.c.status}
+# HTTP statuses saying a page was removed (not a passing error).
+GONE_STATUSES = (404, 410)
 # One row per record of a list page: the page, the record's place on it, and
 # what the list extractor read (extractors.result.Record).
 RECORD_FIELDS = (
@@ -59,6 +64,8 @@ class ExportFilter:
     until: datetime | None = None
     date_field: str = "fetched"  # or "published"
     include_duplicates: bool = False
+    # Leave out the articles whose page last answered 404 or 410.
+    skip_gone: bool = False
 
     def where(self) -> list[Any]:
         clauses: list[Any] = []
@@ -92,6 +99,8 @@ class ExportFilter:
                 clauses.append(and_(column < until, ~_a_later_page(_PARTS.c.fetched_at >= until)))
         if not self.include_duplicates:
             clauses.append(articles.c.duplicate_of.is_(None))
+        if self.skip_gone:
+            clauses.append(or_(pages.c.status.is_(None), pages.c.status.not_in(GONE_STATUSES)))
         # A later page of a multi-page article is exported inside its first page.
         clauses.append(articles.c.part_of.is_(None))
         return clauses
@@ -118,14 +127,22 @@ def _like(group: str) -> str:
     return group.replace("*", "%")
 
 
+def _with_page() -> Any:  # noqa: ANN401 - a SQLAlchemy join
+    return articles.outerjoin(pages, pages.c.url == articles.c.url)
+
+
 def query(flt: ExportFilter) -> Select:
-    return select(*(articles.c[name] for name in FIELDS)).where(and_(True, *flt.where()))
+    columns = [
+        PAGE_FIELDS[name].label(name) if name in PAGE_FIELDS else articles.c[name]
+        for name in FIELDS
+    ]
+    return select(*columns).select_from(_with_page()).where(and_(True, *flt.where()))
 
 
 def count(engine: Engine, flt: ExportFilter) -> int:
     with engine.connect() as conn:
         return conn.execute(
-            select(func.count()).select_from(articles).where(and_(True, *flt.where()))
+            select(func.count()).select_from(_with_page()).where(and_(True, *flt.where()))
         ).scalar_one()
 
 

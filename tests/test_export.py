@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import json
 import os
@@ -15,9 +16,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from scrapy import Spider
+from scrapy.exceptions import DropItem
 from scrapy.utils.test import get_crawler
 
-from crawler.items import PageItem
+from crawler.items import Outcome, PageItem
 from pipelines.dedup import DedupPipeline
 from pipelines.export import (
     FIELDS,
@@ -261,6 +263,50 @@ def test_url_group_wildcard_is_only_the_star(filled: str) -> None:
 def _export(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-m", "crawler.cli", "export", *args],
                           capture_output=True, text=True, timeout=60, cwd=cwd)  # fmt: skip
+
+
+def _refetch_as_gone(url: str, page: str, status: int) -> None:
+    """The page is fetched again and answers ``status`` (the store keeps its
+    article and records the failed fetch on its page row)."""
+    crawler = get_crawler(Spider, {"SITESIFT_DB": url, "SITESIFT_STORE_BATCH": 10})
+    crawler.spider = Spider(name="site")
+    store = StorePipeline.from_crawler(crawler)
+    store.flush_seconds = 0
+    store.open_spider(crawler.spider)
+    item = PageItem(url=page, site=page.split("/")[2], outcome=Outcome.HTTP_ERROR,
+                    status=status, reason=f"HTTP {status}",
+                    fetched_at=datetime(2024, 8, 1, tzinfo=UTC).isoformat())  # fmt: skip
+    with contextlib.suppress(DropItem):
+        store.process_item(item)
+    store.close_spider()
+
+
+def test_an_article_whose_page_is_gone_says_so_and_can_be_left_out(
+    filled: str, tmp_path: Path
+) -> None:
+    gone, alive = "http://en.test/news/2024/a.html", "http://en.test/news/2024/b.html"
+    _refetch_as_gone(filled, gone, 404)
+    engine = connect(filled)
+    try:
+        rows = {r["url"]: r for r in iter_articles(engine, ExportFilter())}
+        assert len(rows) == len(TEXTS) - 1  # kept: nothing stored is lost
+        assert (rows[gone]["page_outcome"], rows[gone]["page_status"]) == ("http_error", 404)
+        assert (rows[alive]["page_outcome"], rows[alive]["page_status"]) == ("ok", 200)
+        assert rows[gone]["text"] == A  # the text extracted before the page went
+        assert gone not in {r["url"] for r in iter_articles(engine, ExportFilter(skip_gone=True))}
+    finally:
+        engine.dispose()
+    out = tmp_path / "live.csv"
+    proc = _export("--db", filled, "-o", str(out), "--skip-gone")
+    assert proc.returncode == 0, proc.stderr
+    assert "1 article(s) whose page is gone" in proc.stderr
+    assert "1 duplicate(s) of those left out" in proc.stderr
+    with out.open(encoding="utf-8", newline="") as fh:
+        written = list(csv.DictReader(fh))
+    assert gone not in {r["url"] for r in written} and len(written) == len(TEXTS) - 2
+    assert {r["page_status"] for r in written} == {"200"}
+    refused = _export("--db", filled, "-o", str(tmp_path / "r.jsonl"), "--records", "--skip-gone")
+    assert refused.returncode == 2 and "--skip-gone" in refused.stderr
 
 
 def test_export_dash_is_stdout(tmp_path: Path) -> None:
