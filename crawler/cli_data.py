@@ -680,7 +680,9 @@ def add_data_commands(sub: Any) -> None:  # noqa: ANN401 - argparse's private su
         description="Start each due job's crawl as its own process; one run per job at a time.",
     )
     _db_flag(loop)
-    loop.add_argument("--tick", type=float, help="seconds between checks (default 5)")
+    loop.add_argument("--tick", type=float, help="seconds between checks of the job table "
+                      "(default 5); a job falling due or a crawl ending between two checks is "
+                      "acted on at once")  # fmt: skip
     loop.add_argument("--log-dir", help="write each crawl's log here (without it, a failed "
                       "crawl's last error line is kept in its run: sitesift status)")  # fmt: skip
     loop.add_argument("--max-runs", type=_whole_number(1),

@@ -465,6 +465,7 @@ class Scheduler:
         self.stopping = False
         self.interrupts = 0  # Ctrl-C presses
         self.interrupted: list[str] = []  # jobs whose crawls Ctrl-C stopped
+        self.next_due: datetime | None = None  # of the jobs not started at the last step
 
     def stop(self, *_: object) -> None:
         """SIGTERM: start no more crawls; the running ones run on, and the
@@ -488,7 +489,7 @@ class Scheduler:
                 done = self.max_runs is not None and self.finished >= self.max_runs
                 if done and not self.running:
                     break
-                self._pause(self.tick)
+                self._pause(self._until_next_check())
             if self.interrupts:
                 self._stop_crawls()
             elif self.running:
@@ -520,15 +521,23 @@ class Scheduler:
             signal.signal(signal.SIGINT, previous)
         return running.process.returncode, bool(self.interrupted)
 
+    def _until_next_check(self) -> float:
+        """Seconds to the next step: a tick, or less when a job falls due
+        before it (its crawl starts then, not up to a tick late)."""
+        if self.next_due is None:
+            return self.tick
+        return min(self.tick, max(0.0, (self.next_due - utcnow()).total_seconds()))
+
     def _pause(self, seconds: float) -> None:
-        """Sleep up to ``seconds``, less once a signal came. Polled: a signal
+        """Sleep up to ``seconds``, less once a signal came or a crawl ended
+        (its end is recorded then, not a tick later). Polled: a signal
         handler that set an Event could deadlock on the lock the waiting
         main thread holds at that instant."""
         seen = (self.stopping, self.interrupts)
         deadline = time.monotonic() + seconds
         while (self.stopping, self.interrupts) == seen:
             left = deadline - time.monotonic()
-            if left <= 0:
+            if left <= 0 or any(r.process.poll() is not None for r in self.running.values()):
                 return
             time.sleep(min(0.1, left))
 
@@ -577,12 +586,15 @@ class Scheduler:
         for job in jobs:
             if job.name not in self.running and job.running_pid:
                 self._orphan(job)
+        self.next_due = None
         if self.max_runs is not None and self.finished + len(self.running) >= self.max_runs:
             return
         for job in jobs:
             if job.name in self.running or not job.enabled:
                 continue
             if job.next_run_at and job.next_run_at > utcnow():
+                if self.next_due is None or job.next_run_at < self.next_due:
+                    self.next_due = job.next_run_at
                 continue
             claimed = claim(self.engine, job.name, self.lease)
             if claimed is None:

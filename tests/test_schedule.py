@@ -538,6 +538,19 @@ def test_the_scheduler_records_why_a_crawl_failed_from_its_log_file(tmp_path: Pa
     assert reason.startswith("failed: exit status 2: ") and reason.endswith("site list not found")
 
 
+def test_a_job_due_and_a_crawl_ending_mid_tick_are_acted_on_then(tmp_path: Path) -> None:
+    """The loop reads the job table every --tick seconds, but a job falling
+    due (a second after it was added) starts then, and a crawl's end is
+    recorded when it comes: with --max-runs 1 the scheduler exits once the
+    crawl did, not one or two ticks later."""
+    db = _job_whose_site_list_is_gone(tmp_path, "1s")
+    started = time.monotonic()
+    loop = sitesift("scheduler", "--db", db, "--tick", "40", "--max-runs", "1")
+    assert loop.returncode == 0, loop.stderr
+    assert "crawl ended with status 2" in loop.stderr
+    assert time.monotonic() - started < 30  # the tick is 40 s
+
+
 def test_a_log_line_that_is_no_error_is_no_reason() -> None:
     import tempfile
 
