@@ -407,6 +407,8 @@ def test_chinese_datelines_and_site_footer_lines_are_boilerplate() -> None:
         "(本文来自澎湃新闻，更多原创资讯请下载“澎湃新闻”APP)",  # app and mobile promos
         "3g.ifeng.com 用手机随时随地看新闻",
         "看都看完了，点【在看】试试",
+        "“年度人物评选”火热进行中！【点击投票】Pick你心目中的商业领袖",  # a bracketed prompt
+        "更多精彩内容[点击查看]",
     ):
         assert is_boilerplate(line), line
     for line in (
@@ -419,6 +421,7 @@ def test_chinese_datelines_and_site_footer_lines_are_boilerplate() -> None:
         "记者：南方多雨雪天气，北方天气如何？大雾天气是否会继续出现？",  # an interview's question
         "Golang 里面有一个关键词叫做defer，它可以实现延迟调用。",
         "用户可以下载客户端，也可以在网页上使用这项服务。",
+        "网友点击率最高的文章【科技】栏目位列第一。",
     ):
         assert not is_boilerplate(line), line
     assert is_boilerplate("记者：张三 李四")  # a credit
