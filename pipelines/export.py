@@ -316,6 +316,13 @@ def unescape_markdown(line: str) -> str:
     return line if _is_code_line(line) else _MD_ESCAPED.sub(r"\1", line)
 
 
+def _heading(title: str) -> str:
+    """The title as a Markdown heading line; a "#" ending it is escaped too
+    (Markdown drops a heading's closing run of "#": "C #" would show "C")."""
+    text = escape_markdown(title, leading=False)
+    return f"# {text[:-1]}\\#" if text.endswith("#") else f"# {text}"
+
+
 def markdown_document(record: dict[str, Any]) -> str:
     """Front matter (YAML; values JSON-quoted, which YAML reads) and the text,
     a blank line between its lines: each is a paragraph, a heading, a list
@@ -329,7 +336,7 @@ def markdown_document(record: dict[str, Any]) -> str:
             lines.append(f"{name}: {json.dumps(record.get(name), ensure_ascii=False)}")
     lines.append("---")
     title = record.get("title")
-    body = f"# {escape_markdown(title, leading=False)}\n\n" if title else ""
+    body = f"{_heading(title)}\n\n" if title else ""
     text = (record.get("text") or "").strip()
     body += "\n\n".join(escape_markdown(line) for line in text.split("\n")) + "\n"
     return "\n".join(lines) + "\n\n" + body
@@ -364,8 +371,7 @@ def read_markdown(path: Path) -> dict[str, Any]:
         record[name] = json.loads(value)
     body = body.lstrip("\n")
     if record.get("title"):
-        heading = f"# {escape_markdown(record['title'], leading=False)}\n\n"
-        body = body.removeprefix(heading)
+        body = body.removeprefix(f"{_heading(record['title'])}\n\n")
     lines = body.rstrip("\n").split("\n\n")
     record["text"] = "\n".join(unescape_markdown(line) for line in lines) or None
     return record

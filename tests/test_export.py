@@ -414,7 +414,7 @@ def test_markdown_shows_crawled_text_as_written(tmp_path: Path) -> None:
     record = {name: None for name in FIELDS} | {
         "url": "http://a.test/x.html",
         "site": "a.test",
-        "title": "Why *this* <b>matters</b>",
+        "title": "Why *this* <b>matters</b> in C #",
         "text": "\n".join(HOSTILE_LINES),
     }
     path = tmp_path / "x.md"
