@@ -18,7 +18,7 @@ import re
 
 from lxml import etree
 
-from .document import Document, marks
+from .document import Document, marks, named_boxes
 
 # A class or id naming an article body: "article" / "post" / "entry" /
 # "story" / "news" joined to "content" / "body" / "text", either way round,
@@ -44,11 +44,16 @@ def body_container(doc: Document) -> etree._Element | None:
     None when there is none or several (a page of several stories names a
     body per story: which one is meant is not said)."""
     stats = doc.stats
+    # Named by microdata, or by a class or id (the body element's too).
+    named = {el for el in doc.body.iter(etree.Element) if el.get("itemprop") == "articleBody"}
+    named.update(el for el, words in named_boxes(doc) if _BODY_NAME.search(words))
+    if _names_body(doc.body):
+        named.add(doc.body)
     found: etree._Element | None = None
     end = -1
-    for el in doc.body.iter():
-        st = stats.get(el)
-        if st is None or st.index <= end or not isinstance(el.tag, str) or not _names_body(el):
+    for el in sorted((el for el in named if el in stats), key=lambda el: stats[el].index):
+        st = stats[el]
+        if st.index <= end:
             continue
         if found is not None:
             return None

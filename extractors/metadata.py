@@ -22,7 +22,15 @@ from lxml import etree
 
 from .classify import PRODUCT_TYPES
 from .dates import date_in_url, find_datetime, parse_date, to_iso
-from .document import Document, absolute_url, as_document, marks, text_content, text_lines
+from .document import (
+    Document,
+    absolute_url,
+    as_document,
+    marks,
+    named_boxes,
+    text_content,
+    text_lines,
+)
 from .text import clean_text, collapse_ws
 
 __all__ = [
@@ -597,15 +605,19 @@ def find_author(
             and value.lower() != site
         ):
             return value
+    marked = [
+        el
+        for el in doc.body.iter(etree.Element)
+        if el.get("rel") == "author" or el.get("itemprop") == "author"
+    ]
+    for el in marked:
+        name = _microdata_name(el)
+        if 2 <= len(name) <= 60:
+            return name
+    # Only a box with a class or id can be named for its author.
     boxes: dict[int, etree._Element] = {}  # the first box of each kind
-    for el in doc.body.iter():
-        if not isinstance(el.tag, str):
-            continue
-        if el.get("rel") == "author" or el.get("itemprop") == "author":
-            name = _microdata_name(el)
-            if 2 <= len(name) <= 60:
-                return name
-        elif (kind := _author_box(el)) and kind not in boxes:
+    for el in itertools.chain([doc.body], (el for el, _ in named_boxes(doc))):
+        if (kind := _author_box(el)) and kind not in boxes and el not in marked:
             boxes[kind] = el
     named = _author_name(boxes[NAME_BOX]) if NAME_BOX in boxes else None
     return named or byline or (_author_name(boxes[BYLINE_BOX]) if BYLINE_BOX in boxes else None)

@@ -89,6 +89,9 @@ def page_step(url: str, candidate: str, max_pages: int = MAX_PAGES) -> bool:
     return added is not None and int(added.group(1)) == 2
 
 
+_HAS_DIGIT = re.compile(r"\d")
+
+
 def _digit_at(text: str, i: int) -> bool:
     return 0 <= i < len(text) and text[i].isdigit()
 
@@ -101,7 +104,11 @@ def next_page(doc: Document, url: str | None = None, params: Params | None = Non
         return None
     base = absolute_url(doc.base_href, url) if doc.base_href else url
     for href, anchor in _links(doc):
-        target = absolute_url(href, base) if href else None
+        # One page on is a page number the link writes: a link without a
+        # digit is none, and is not resolved (most of a page's links).
+        if not href or not _HAS_DIGIT.search(href):
+            continue
+        target = absolute_url(href, base)
         target = target.split("#")[0] if target else None
         # The URL test first: it is cheap, and few links pass it.
         if target and page_step(url, target, p.max_pages) and (anchor is None or _pager(anchor, p)):
