@@ -499,13 +499,19 @@ def _without_footer(doc: Document, text: str, node: Any, p: Params) -> str | Non
     boxes = [el for el in _page_footers(doc) if any(a is node for a in el.iterancestors())]
     if not boxes:
         return None
+    kept = _without_tail_in(text, boxes)
+    return kept if kept is not None and kept.strip() else None
+
+
+def _without_tail_in(text: str, boxes: list[Any]) -> str | None:
+    """``text`` without its last lines that ``boxes`` hold (their text, white
+    space aside), or None when its last line is none of theirs."""
     said = "".join("".join(t.split()) for el in boxes for t in text_lines(el))
     lines = text.split("\n")
     cut = len(lines)
     while cut and (line := "".join(lines[cut - 1].split())) and line in said:
         cut -= 1
-    kept = "\n".join(lines[:cut])
-    return kept if cut < len(lines) and kept.strip() else None
+    return "\n".join(lines[:cut]) if cut < len(lines) else None
 
 
 def _outside_footer(
@@ -853,14 +859,9 @@ def _without_comments(doc: Document, text: str, node: Any, p: Params) -> str | N
     boxes = [el for el in named if el not in chain]
     if not boxes:
         return None
-    said = "".join("".join(t.split()) for el in boxes for t in text_lines(el))
-    lines = text.split("\n")
-    cut = len(lines)
-    while cut and (line := "".join(lines[cut - 1].split())) and line in said:
-        cut -= 1
-    if cut == len(lines):
+    kept = _without_tail_in(text, boxes)
+    if kept is None:
         return None
-    kept = "\n".join(lines[:cut])
     if _long_lines(kept) < p.comments_min_long_lines:
         return None
     if nonspace_len(kept) < (1 - p.comments_max_share) * nonspace_len(text):
