@@ -21,6 +21,7 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
+import multiprocessing
 import statistics
 import sys
 from collections import defaultdict
@@ -58,11 +59,10 @@ _timeout = DEFAULT_TIMEOUT
 
 
 def _init(name: str, timeout: float) -> None:
+    """A worker's method (checked by :func:`main` before any worker starts)."""
     global _method, _timeout
     from extractors import METHODS
 
-    if name not in METHODS:
-        raise SystemExit(f"unknown sitesift method {name!r}; choose from {', '.join(METHODS)}")
     _method, _timeout = Method(name, "sitesift", _sitesift(name, METHODS[name])), timeout
 
 
@@ -72,16 +72,19 @@ def _one(page: datasets.Page) -> tuple[PageKey, dict[str, Any]]:
         _method.fn, (page_input(page), page.url, page.lang), _timeout
     )
     digest = hashlib.sha256(out.encode("utf-8", "surrogatepass")).hexdigest()[:16]
-    row = {"score": round(page_score(page, out), 4), "hash": digest, "status": status}
-    return f"{page.set}/{page.id}", {**row, "seconds": round(seconds, 4)}
+    score = round(page_score(page, out), 4)
+    return f"{page.set}/{page.id}", {
+        "score": score,
+        "hash": digest,
+        "status": status,
+        "seconds": round(seconds, 4),
+    }
 
 
 def run(
     sets: Sequence[str], method: str, limit: int | None, jobs: int, timeout: float, half: str
 ) -> dict[PageKey, dict[str, Any]]:
     """Every page's score and output hash, keyed ``set/id``, with progress."""
-    import multiprocessing
-
     pages = (
         p for s in sets for p in datasets.load(s, limit) if half == "all" or half_of(p.id) == half
     )
@@ -155,6 +158,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.against and not args.against.is_file():
         raise SystemExit(f"--against {args.against}: no such file (make one with --save)")
     sets = [s.strip() for s in args.sets.split(",")] if args.sets else list(DEFAULT_SETS)
+    from extractors import METHODS
+
+    if args.method not in METHODS:
+        raise SystemExit(
+            f"unknown sitesift method {args.method!r}; choose from {', '.join(METHODS)}"
+        )
     unknown = [s for s in sets if s not in datasets.SETS]
     if unknown:
         raise SystemExit(

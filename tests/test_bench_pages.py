@@ -47,7 +47,9 @@ def test_a_saved_run_compared_with_itself_changes_nothing(
     assert capsys.readouterr().out.startswith("0 of 3 pages changed output")
 
 
-def test_an_unknown_set_or_a_missing_baseline_is_refused() -> None:
+def test_an_unknown_method_or_set_or_a_missing_baseline_is_refused() -> None:
+    with pytest.raises(SystemExit, match="unknown sitesift method 'nope'"):
+        main(["--method", "nope", "--limit", "1"])
     with pytest.raises(SystemExit, match="unknown set"):
         main(["--sets", "nope"])
     with pytest.raises(SystemExit, match="no such file"):
