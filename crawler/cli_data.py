@@ -172,9 +172,10 @@ def cmd_export(args: argparse.Namespace) -> int:
 
     replacing = not to_stdout and fmt != "markdown" and out.is_file()
     left_out = gone = 0
+    removed: list[Path] = []
     try:
         count = export(engine, fmt, "-" if to_stdout else str(out), flt, progress,
-                       excel=args.excel, records=args.records)  # fmt: skip
+                       excel=args.excel, records=args.records, removed=removed)  # fmt: skip
         if flt.skip_gone:
             gone = export_count(engine, replace(flt, skip_gone=False)) - count
         if not flt.include_duplicates and not args.records:
@@ -193,6 +194,10 @@ def cmd_export(args: argparse.Namespace) -> int:
         _end_line(shown)
         replaced = ", replacing the file that was there" if replacing else ""
         print(f"wrote {count} {what} to {args.output} ({fmt}){replaced}", file=sys.stderr)
+        if removed:
+            print(f"removed {len(removed)} file(s) an earlier export wrote to {args.output} "
+                  "that this one did not (the folder holds this selection only; one export "
+                  "with several --site keeps them together)", file=sys.stderr)  # fmt: skip
         if gone > 0:
             print(f"{gone} article(s) whose page is gone (its last fetch: HTTP 404 or 410) "
                   "left out", file=sys.stderr)  # fmt: skip
@@ -588,7 +593,9 @@ def add_data_commands(sub: Any) -> None:  # noqa: ANN401 - argparse's private su
                      help="output format (default: from the output's extension)")  # fmt: skip
     exp.add_argument("--output", "-o", required=True,
                      help="file (.jsonl, .json: one array, .csv; - for stdout; an existing "
-                     "file is replaced) or folder (markdown)")  # fmt: skip
+                     "file is replaced) or folder (markdown: it then holds this export's "
+                     "articles; the files an earlier export wrote there and this one did "
+                     "not are removed, other files are left alone)")  # fmt: skip
     exp.add_argument("--site", action="append", default=[],
                      help="only this site: host[:port], or its start URL")  # fmt: skip
     exp.add_argument("--language", action="append", default=[],

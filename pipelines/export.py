@@ -4,7 +4,11 @@ and the records of list pages (``records=True``) to JSONL, JSON or CSV.
 Rows are streamed (``yield_per``: a server-side cursor on PostgreSQL), so
 memory stays flat however many articles there are. Markdown writes one file
 per article with the metadata as YAML front matter; file names are hashes
-of the URL under a sanitised site folder, never the raw URL.
+of the URL under a sanitised site folder, never the raw URL. The folder
+mirrors the selection, as a file export does: a manifest names the files an
+export wrote, and the next export into that folder removes those of them it
+did not write again (an article now filtered out, or whose page is gone);
+files it did not write are never touched.
 """
 
 from __future__ import annotations
@@ -49,6 +53,8 @@ _BATCH = 500
 _UNSAFE = re.compile(r"[^\w.-]+", re.UNICODE)
 _EXTENSION = re.compile(r"\.[A-Za-z0-9]{1,5}$")
 MAX_SLUG = 60  # characters of a Markdown file's readable part (CJK: 3 bytes each)
+# The files a Markdown export wrote, relative to its folder (one per line).
+MANIFEST = ".sitesift-export"
 
 
 @dataclass(frozen=True)
@@ -342,9 +348,14 @@ def markdown_document(record: dict[str, Any]) -> str:
     return "\n".join(lines) + "\n\n" + body
 
 
-def write_markdown(records: Iterator[dict[str, Any]], root: Path) -> Iterator[None]:
+def write_markdown(
+    records: Iterator[dict[str, Any]], root: Path, written: set[Path] | None = None
+) -> Iterator[None]:
+    """One file per record; ``written`` collects their paths."""
     for record in records:
         path = markdown_path(root, record)
+        if written is not None:
+            written.add(path)
         path.parent.mkdir(parents=True, exist_ok=True)
         tmp = path.with_suffix(".md.part")
         try:
@@ -359,6 +370,59 @@ def write_markdown(records: Iterator[dict[str, Any]], root: Path) -> Iterator[No
             with contextlib.suppress(FileNotFoundError):
                 path.with_name(legacy).unlink()
         yield
+
+
+def _manifest(root: Path) -> set[Path]:
+    """The files the last export into ``root`` wrote: only .md paths that
+    stay inside it (the manifest is a file anyone could edit)."""
+    try:
+        lines = (root / MANIFEST).read_text(encoding="utf-8").splitlines()
+    except FileNotFoundError:
+        return set()
+    base = root.resolve()
+    found = set()
+    for line in lines:
+        path = root / line
+        if line.endswith(".md") and path.resolve().is_relative_to(base):
+            found.add(path)
+    return found
+
+
+def _write_manifest(root: Path, files: set[Path]) -> None:
+    tmp = root / (MANIFEST + ".part")
+    tmp.write_text("".join(f"{p.relative_to(root).as_posix()}\n" for p in sorted(files)),
+                   encoding="utf-8")  # fmt: skip
+    tmp.replace(root / MANIFEST)
+
+
+def mirror_markdown(
+    records: Iterator[dict[str, Any]], root: Path, removed: list[Path]
+) -> Iterator[None]:
+    """:func:`write_markdown`, then remove the files the previous export
+    into ``root`` wrote and this one did not (into ``removed``), and their
+    emptied site folders. An export that fails keeps every file, and its
+    manifest names both exports' files, so the next one still prunes them."""
+    earlier = _manifest(root)
+    written: set[Path] = set()
+    try:
+        yield from write_markdown(records, root, written)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            _write_manifest(root, earlier | written)
+        raise
+    kept = set()  # could not be removed: named again, for the next export
+    for path in sorted(earlier - written):
+        try:
+            path.unlink()
+            removed.append(path)
+        except FileNotFoundError:
+            continue
+        except OSError:
+            kept.add(path)
+            continue
+        with contextlib.suppress(OSError):
+            path.parent.rmdir()  # only when empty
+    _write_manifest(root, written | kept)
 
 
 def read_markdown(path: Path) -> dict[str, Any]:
@@ -389,9 +453,11 @@ def export(
     *,
     excel: bool = False,
     records: bool = False,
+    removed: list[Path] | None = None,
 ) -> int:
     """Write every matching article (``records``: every record of the
-    matching list pages) to ``output``; returns how many.
+    matching list pages) to ``output``; returns how many. A Markdown export
+    adds the files of the earlier one it removed to ``removed``.
     ``excel``: a CSV for spreadsheets: it starts with a byte-order mark,
     which Excel needs to read UTF-8 (Chinese text) right (other CSV readers
     would take it for text), and no cell starts a formula (``write_csv``)."""
@@ -414,7 +480,7 @@ def export(
 
     if fmt == "markdown":
         Path(output).mkdir(exist_ok=True)  # there, if empty, when nothing matched
-        steps = write_markdown(rows, Path(output))
+        steps = mirror_markdown(rows, Path(output), [] if removed is None else removed)
         done = _drive(steps, total, progress)
     elif output == "-":
         done = write(sys.stdout)

@@ -374,6 +374,36 @@ def test_a_markdown_export_replaces_the_hash_named_files_of_an_older_one(
     assert sorted(out.rglob("*.md")) == sorted(markdown_path(out, r) for r in records)
 
 
+def test_a_markdown_folder_holds_the_latest_export_only(filled: str, tmp_path: Path) -> None:
+    out = tmp_path / "md"
+    proc = _export("--db", filled, "-o", str(out))
+    assert proc.returncode == 0, proc.stderr
+    everything = set(out.rglob("*.md"))
+    assert {p.parent.name for p in everything} == {"en.test", "zh.test"}
+    mine = [out / "notes.md", out / "zh.test" / "mine.md"]  # the user's own files
+    for path in mine:
+        path.write_text("mine", encoding="utf-8")
+    outside = tmp_path / "outside.md"
+    outside.write_text("not the export's", encoding="utf-8")
+    with (out / ".sitesift-export").open("a", encoding="utf-8") as fh:
+        fh.write("../outside.md\n")  # an edited manifest never reaches outside
+
+    proc = _export("--db", filled, "-o", str(out), "--site", "en.test")
+    assert proc.returncode == 0, proc.stderr
+    en = {p for p in everything if p.parent.name == "en.test"}
+    assert set(out.rglob("*.md")) == en | set(mine)
+    assert f"removed {len(everything - en)} file(s) an earlier export wrote" in proc.stderr
+    assert outside.exists() and (out / "zh.test").is_dir()  # it still holds mine.md
+
+    (out / "zh.test" / "mine.md").unlink()
+    proc = _export("--db", filled, "-o", str(out), "--site", "zh.test")
+    assert proc.returncode == 0, proc.stderr
+    assert set(out.rglob("*.md")) == (everything - en) | {out / "notes.md"}
+    assert not (out / "en.test").exists()  # emptied by the export: removed with its files
+    proc = _export("--db", filled, "-o", str(out), "--site", "zh.test")
+    assert "removed" not in proc.stderr
+
+
 def test_markdown_file_names_are_readable_and_safe(tmp_path: Path) -> None:
     def name(url: str) -> str:
         path = markdown_path(tmp_path, {"site": "a.test", "url": url})
