@@ -438,8 +438,11 @@ def cmd_schedule(args: argparse.Namespace) -> int:
                                 crawl_args=extra)  # fmt: skip
             print(f"added {job.name}: {job.when}, first run {_utc(job.next_run_at)}")
             if job.every_seconds and job.every_seconds < sched.SHORT_EVERY:
-                print(f"sitesift: warning: {job.when}: its crawl starts again as soon as the "
-                      "last one ended", file=sys.stderr)  # fmt: skip
+                bare = args.every.strip()[-1:].isdigit()  # "--every 5": seconds, not minutes
+                unit = (f" (a number alone is seconds: {args.every.strip()}m is minutes, "
+                        f"{args.every.strip()}h hours)") if bare else ""  # fmt: skip
+                print(f"sitesift: warning: {job.when}{unit}: its crawl starts again as soon "
+                      "as the last one ended", file=sys.stderr)  # fmt: skip
         elif args.action == "list":
             jobs = sched.list_jobs(engine)
             if not jobs:

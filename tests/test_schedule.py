@@ -615,6 +615,10 @@ def test_job_names_and_the_log_folder_are_checked_up_front(tmp_path: Path) -> No
         assert add.returncode == 2 and words in add.stderr and "Traceback" not in add.stderr
     add = sitesift("schedule", "add", " news ", "--sites", str(sites), "--every", "5s", "--db", db)
     assert add.returncode == 0 and "starts again as soon as the last one ended" in add.stderr
+    assert "a number alone is seconds" not in add.stderr  # "5s" says its unit
+    add = sitesift("schedule", "add", "bare", "--sites", str(sites), "--every", "5", "--db", db)
+    assert add.returncode == 0 and "(a number alone is seconds: 5m is minutes" in add.stderr
+    assert sitesift("schedule", "remove", "bare", "--db", db).returncode == 0
     assert sitesift("schedule", "remove", " news ", "--db", db).returncode == 0
     listed = sitesift("schedule", "list", "--db", db)
     assert listed.stdout == "" and "no jobs" in listed.stderr
