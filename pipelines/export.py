@@ -389,10 +389,16 @@ def _manifest(root: Path) -> set[Path]:
 
 
 def _write_manifest(root: Path, files: set[Path]) -> None:
+    """Written whole or not at all (a full disk leaves no half manifest)."""
     tmp = root / (MANIFEST + ".part")
-    tmp.write_text("".join(f"{p.relative_to(root).as_posix()}\n" for p in sorted(files)),
-                   encoding="utf-8")  # fmt: skip
-    tmp.replace(root / MANIFEST)
+    try:
+        tmp.write_text("".join(f"{p.relative_to(root).as_posix()}\n" for p in sorted(files)),
+                       encoding="utf-8")  # fmt: skip
+        tmp.replace(root / MANIFEST)
+    except OSError:
+        with contextlib.suppress(OSError):
+            tmp.unlink()
+        raise
 
 
 def mirror_markdown(
