@@ -349,13 +349,12 @@ def markdown_document(record: dict[str, Any]) -> str:
 
 
 def write_markdown(
-    records: Iterator[dict[str, Any]], root: Path, written: set[Path] | None = None
+    records: Iterator[dict[str, Any]], root: Path, written: set[Path]
 ) -> Iterator[None]:
     """One file per record; ``written`` collects their paths."""
     for record in records:
         path = markdown_path(root, record)
-        if written is not None:
-            written.add(path)
+        written.add(path)
         path.parent.mkdir(parents=True, exist_ok=True)
         tmp = path.with_suffix(".md.part")
         try:
