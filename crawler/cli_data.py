@@ -438,9 +438,9 @@ def cmd_schedule(args: argparse.Namespace) -> int:
                                 crawl_args=extra)  # fmt: skip
             print(f"added {job.name}: {job.when}, first run {_utc(job.next_run_at)}")
             if job.every_seconds and job.every_seconds < sched.SHORT_EVERY:
-                bare = args.every.strip()[-1:].isdigit()  # "--every 5": seconds, not minutes
-                unit = (f" (a number alone is seconds: {args.every.strip()}m is minutes, "
-                        f"{args.every.strip()}h hours)") if bare else ""  # fmt: skip
+                given = args.every.strip()
+                unit = (f" (a number alone is seconds: {given}m is minutes, {given}h hours)"
+                        if given[-1:].isdigit() else "")  # fmt: skip
                 print(f"sitesift: warning: {job.when}{unit}: its crawl starts again as soon "
                       "as the last one ended", file=sys.stderr)  # fmt: skip
         elif args.action == "list":

@@ -415,7 +415,7 @@ def mirror_markdown(
         with contextlib.suppress(OSError):
             _write_manifest(root, earlier | written)
         raise
-    kept = set()  # could not be removed: named again, for the next export
+    kept: set[Path] = set()  # could not be removed: named again, for the next export
     for path in sorted(earlier - written):
         try:
             path.unlink()
@@ -425,8 +425,9 @@ def mirror_markdown(
         except OSError:
             kept.add(path)
             continue
-        with contextlib.suppress(OSError):
-            path.parent.rmdir()  # only when empty
+        if path.parent != root:
+            with contextlib.suppress(OSError):
+                path.parent.rmdir()  # a site folder, only when empty
     _write_manifest(root, written | kept)
 
 
