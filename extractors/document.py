@@ -126,6 +126,15 @@ FORM_TAGS = frozenset({"form", "input", "select", "option", "textarea", "button"
 # crawlers that a box (ratings, citation help, a comment form) is no content.
 _MARKED_NOT_CONTENT = frozenset({"modal", "robots-nocontent"})
 _HIDDEN_STYLE = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.I)
+# The hide class of CSS frameworks (Bootstrap 2-3, Foundation): the box is
+# shown at no width (the page's stylesheet says so; a saved page has none to
+# read)...
+_HIDE_CLASS = "hide"
+# ...unless another class shows it from some width on ("hide visible-desktop",
+# "hide show-for-large"). Bootstrap 4's "d-none" and Tailwind's "hidden" were
+# measured too: scripts reveal those so often (tabs, carousels, data a script
+# renders) that dropping them lost as many pages as it won.
+_SHOWN_FROM = re.compile(r"(?:visible|show-for)-[a-z-]+", re.I)
 # A hidden subtree with more than this share of the page's text is content
 # that a script reveals, not boilerplate.
 REVEALED_SHARE = 0.3
@@ -232,14 +241,17 @@ def named_boxes(doc: Document) -> list[tuple[etree._Element, str]]:
 
 
 def _is_hidden(el: etree._Element) -> bool:
-    """Hidden by an attribute or inline style, or marked by a class as no
-    content (:data:`_MARKED_NOT_CONTENT`)."""
+    """Hidden by an attribute, inline style or a framework's hide class, or
+    marked by a class as no content (:data:`_MARKED_NOT_CONTENT`)."""
     if el.get("hidden") is not None or el.get("aria-hidden") == "true":
         return True
     style = el.get("style")
     if style and _HIDDEN_STYLE.search(style):
         return True
-    return _marked_not_content(el)
+    names = (el.get("class") or "").split()
+    if _HIDE_CLASS in names and not any(_SHOWN_FROM.fullmatch(n) for n in names):
+        return True
+    return not _MARKED_NOT_CONTENT.isdisjoint(names)
 
 
 def _marked_not_content(el: etree._Element) -> bool:

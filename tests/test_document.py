@@ -192,6 +192,21 @@ def test_a_box_a_site_marks_robots_nocontent_is_not_text() -> None:
     assert "reader came for" in text and "Rate this article" not in text
 
 
+def test_a_box_of_the_frameworks_hide_class_is_not_text_unless_shown_from_some_width() -> None:
+    """Bootstrap's and Foundation's ``hide`` is ``display: none``: a saved
+    page has no stylesheet to say so. A class showing it on wider screens
+    (``visible-desktop``) keeps it; a class merely containing the word
+    (``hide-on-print``) is no hide class."""
+    story = "<p>" + "The story a reader came for, told at some length. " * 20 + "</p>"
+    promo = "<div class='promo-bar hide'><p>Free shipping on orders over $50</p></div>"
+    desk = "<div class='hide visible-desktop'><p>Shown on a desktop</p></div>"
+    printed = "<div class='hide-on-print'><p>Shown on screen</p></div>"
+    page = f"<html><body><div class='story'>{story}</div>{promo}{desk}{printed}</body></html>"
+    text = " ".join(text_lines(as_document(page).body))
+    assert "reader came for" in text and "Free shipping" not in text
+    assert "Shown on a desktop" in text and "Shown on screen" in text
+
+
 @pytest.mark.parametrize("scripted", [True, False], ids=["scripts", "saved-without-scripts"])
 def test_react_streamed_segments_are_read_where_they_belong(scripted: bool) -> None:
     """Next.js streams a late part as a hidden segment at the page's end
