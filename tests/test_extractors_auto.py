@@ -1260,3 +1260,47 @@ def test_the_page_footer_ending_the_chosen_text_is_cut() -> None:
     assert PARAS[0] in result.text and "Hunt Valley" not in result.text
     kept = extract(_story_holding_its_footer("entry-footer"))
     assert "Hunt Valley" in kept.text and "qualified advisor" in kept.text
+
+
+_SNIPPETS = [
+    f"Story {i}: the county board met again this week to weigh the plan for the new "
+    f"library branch, and residents lined up to speak for and against it at length."
+    for i in range(5)
+]
+
+
+def _story_above_a_stream(host: str, inside: bool = False) -> str:
+    """A story, then a stream of teasers (headline link and snippet) linking
+    to ``host``'s /stories/ pages; ``inside``: the stream in the story's box."""
+    stream = "".join(
+        f'<li class="item"><h3><a href="https://{host}/stories/library-plan-{i}">'
+        f"Library plan {i} draws a crowd</a></h3><p>{s}</p></li>"
+        for i, s in enumerate(_SNIPPETS)
+    )
+    story = "".join(f"<p>{p}</p>" for p in PARAS)
+    more = f'<ul class="stream">{stream}</ul>'
+    body = f'<div id="story">{story}{more}</div>' if inside else f'<div id="story">{story}</div>'
+    return f"<html><body><h1>Park budget</h1>{body}{'' if inside else more}</body></html>"
+
+
+def test_a_stream_of_teasers_of_the_pages_beside_this_one_leaves_the_text() -> None:
+    """A paragraph-keeping method takes the snippets of the other stories
+    below the article for more of it: records linking into the page's own
+    folder, in a box apart from the densest block (CETD's node), after it."""
+    from extractors.auto import _without_teasers
+
+    url = "https://news.example/stories/council-approves-park-budget"
+    taken = "\n".join([*PARAS, *(f"Library plan {i} draws a crowd" for i in range(2)), *_SNIPPETS])
+
+    def trimmed(page: str, **overrides: int) -> str | None:
+        doc = as_document(page, url)
+        story = doc.root.get_element_by_id("story")
+        results = {"cetd": Result(text="\n".join(PARAS), node=story)}
+        return _without_teasers(doc, taken, results, Params(**overrides))
+
+    assert trimmed(_story_above_a_stream("news.example")) == "\n".join(PARAS)
+    # Another site's pages (a list of resources), records in the story's own
+    # box (its sections) and the rule off leave the text as it is.
+    assert trimmed(_story_above_a_stream("elsewhere.example")) is None
+    assert trimmed(_story_above_a_stream("news.example", inside=True)) is None
+    assert trimmed(_story_above_a_stream("news.example"), teaser_stream_records=0) is None
