@@ -41,7 +41,6 @@ from dataclasses import dataclass
 from datetime import date, datetime
 from itertools import chain
 from typing import Any, TypeVar
-from urllib.parse import urlsplit
 
 from .boilerplate import clean_lines
 from .classify import (
@@ -51,7 +50,7 @@ from .classify import (
     declares_product,
     declares_thread,
     page_url,
-    site_of,
+    sibling_url,
     url_shape,
 )
 from .document import (
@@ -904,7 +903,7 @@ def _without_teasers(doc: Document, text: str, results: dict[str, Result], p: Pa
         if doc.stats[el].index > start
         and (link := to_record(doc, el, own).url)
         and link.split("#")[0] != page
-        and _sibling_item(link, own)
+        and sibling_url(link, own)
     ]
     if len(teasers) < p.teaser_stream_records:
         return None
@@ -918,22 +917,6 @@ def _without_teasers(doc: Document, text: str, results: dict[str, Result], p: Pa
     if _long_lines(out) < p.comments_min_long_lines:
         return None
     return out
-
-
-def _sibling_item(link: str, own: str) -> bool:
-    """Whether ``link`` names a page beside this one: on its site, in the
-    same folder of the URL tree (``/discover/a/<story>``), at the same depth."""
-    try:
-        a, b = urlsplit(link), urlsplit(own)
-    except ValueError:
-        return False
-    folder_a, _, leaf_a = a.path.rstrip("/").rpartition("/")
-    folder_b, _, leaf_b = b.path.rstrip("/").rpartition("/")
-    return (
-        bool(leaf_a and leaf_b)
-        and folder_a == folder_b
-        and site_of(a.hostname or "") == site_of(b.hostname or "")
-    )
 
 
 def _extended(doc: Document, results: dict[str, Result], chosen: str, p: Params) -> str | None:

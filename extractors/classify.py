@@ -262,6 +262,22 @@ def url_shape(url: str) -> tuple[str, tuple[str, ...], tuple[str, ...]] | None:
     return host, tuple(segments), keys
 
 
+def sibling_url(link: str, own: str) -> bool:
+    """Whether ``link`` names a page beside this one: on its site, in the
+    same folder of the URL tree (``/discover/a/<story>``), at the same depth."""
+    try:
+        a, b = urlsplit(link), urlsplit(own)
+    except ValueError:
+        return False
+    folder_a, _, leaf_a = a.path.rstrip("/").rpartition("/")
+    folder_b, _, leaf_b = b.path.rstrip("/").rpartition("/")
+    return (
+        bool(leaf_a and leaf_b)
+        and folder_a == folder_b
+        and site_of(a.hostname or "") == site_of(b.hostname or "")
+    )
+
+
 def _is_item_url(url: str) -> bool:
     """Whether a URL looks like one item's (a slug, an id, a file name with
     digits: story-2024.html), not a section's. No regex for the file name:

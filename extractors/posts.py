@@ -20,8 +20,9 @@ from dataclasses import dataclass
 
 from lxml import etree
 
+from .classify import page_url, sibling_url
 from .document import Document, text_lines
-from .listing import class_key, has_date
+from .listing import class_key, has_date, to_record
 from .text import share_on_lines
 
 Template = tuple[str, frozenset[str]]  # tag, class tokens (without numbers)
@@ -159,6 +160,17 @@ def thread_posts(
     return None
 
 
+def _teasers(doc: Document, posts: list[etree._Element]) -> bool:
+    """Whether half the siblings or more lead to the pages beside this one
+    (its URL folder): a stream of other stories' teasers, not a thread's
+    posts (a post's links, if any, go to its author or to itself)."""
+    own = page_url(doc)
+    if not own:
+        return False
+    leads = (to_record(doc, s, own).url for s in posts)
+    return 2 * sum(1 for link in leads if link and sibling_url(link, own)) >= len(posts)
+
+
 def _are_posts(
     doc: Document, posts: list[etree._Element], chain: list[Template], body_chars: int, p: Params
 ) -> bool:
@@ -170,6 +182,8 @@ def _are_posts(
     links = sum(stats[s].link_text_len for s in posts)
     own = sum(1 for s in posts if stats[s].text_len - stats[s].link_text_len >= p.min_post_chars)
     if own < 2 or total < p.min_gain * body_chars or links > p.max_link_density * total:
+        return False
+    if _teasers(doc, posts):
         return False
     if 2 * sum(1 for s in posts if has_date(doc, s)) >= len(posts):
         return True

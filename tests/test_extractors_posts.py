@@ -106,3 +106,24 @@ def test_an_article_is_not_widened_to_its_comments() -> None:
     text = "\n".join(MESSAGES)
     assert thread_posts(doc, body, text) is None
     assert "A reader's remark" not in extract(doc).text
+
+
+def test_dated_teasers_of_the_pages_beside_this_one_are_no_posts() -> None:
+    """A stream of other stories (headline link into the page's own folder,
+    source and time, snippet) repeats one template like posts do; a post's
+    links go to its author or to itself."""
+
+    def stream(folder: str) -> str:
+        items = "".join(
+            f"<li class='stream-item'><h3><a href='{folder}story-{i}.html'>Story {i}</a></h3>"
+            f"<span>Mar {6 + i}, 2024</span><p>{text}</p></li>"
+            for i, text in enumerate(MESSAGES)
+        )
+        return f"<html><body><h1>Today</h1><ul class='stream'>{items}</ul></body></html>"
+
+    url = "https://news.example/news/today.html"
+    for folder, posts in (("/news/", None), ("/members/", 3)):
+        doc = as_document(stream(folder), url)
+        body = doc.root.find(".//li[@class='stream-item']/p")
+        found = thread_posts(doc, body, MESSAGES[0])
+        assert (len(found) if found else None) == posts, folder
