@@ -9,8 +9,9 @@ own chain of templates (its message box, found along the same class names),
 the siblings are the content. They must carry text of their own, few links,
 and a date each (posts are dated; page columns and sections are not), or be
 at least ``min_undated`` such siblings whose chain is named by a class (a
-guide's steps). Not in a seed; a page's comments are left alone, as the body
-is not one of them.
+guide's steps). Siblings leading to the pages beside this one (its URL
+folder) are a stream of other stories' teasers, not posts. Not in a seed; a
+page's comments are left alone, as the body is not one of them.
 """
 
 from __future__ import annotations
