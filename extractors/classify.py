@@ -526,10 +526,7 @@ def _other(doc: Document, p: Params) -> float | None:
     title = doc.title or ""
     if text < p.error_page_chars and _ERROR_TITLE.search(title):
         return 0.8
-    has_password = any(
-        (el.get("type") or "").lower() == "password" for el in doc.body.iter("input")
-    )
-    if has_password and text < p.error_page_chars // 2:
+    if doc.asks_password and text < p.error_page_chars // 2:
         return 0.75
     return None
 

@@ -370,6 +370,34 @@ def _clean(root: etree._Element) -> list[etree._Element]:
     return collapsed
 
 
+# Words of a class or id naming a box for signing in or up ("x-dialog-login",
+# "signupForm").
+_LOGIN_PARTS = frozenset({"login", "signin", "logon", "signup", "register", "registration"})
+
+
+def _drop_login_boxes(root: etree._Element) -> bool:
+    """Drop the boxes named for signing in that hold a password field (a
+    site's login or sign-up dialog): their labels, hints and error messages
+    are never the page's content, and such a dialog can hold more text than
+    a short article. The outermost box so named goes. Returns whether the
+    page shows a password field at all."""
+    doomed = []
+    fields = [f for f in root.iter("input") if (f.get("type") or "").lower() == "password"]
+    for field in fields:
+        box = None
+        for el in field.iterancestors():
+            if el.tag in ("body", "html"):
+                break
+            if not _LOGIN_PARTS.isdisjoint(mark_parts(marks(el))):
+                box = el
+        if box is not None:
+            doomed.append(box)
+    for box in doomed:
+        if box.getparent() is not None:
+            box.drop_tree()
+    return bool(fields)
+
+
 def _top(el: etree._Element) -> etree._Element:
     """The outermost ancestor: the root, unless a subtree holding ``el`` was
     dropped (a dropped subtree keeps its document)."""
@@ -657,6 +685,8 @@ class Document:
         # Tab panels and accordion answers: text, but not what the page
         # shows at first sight (auto's page-type decision reads without them).
         self.collapsed: list[etree._Element] = _clean(root)
+        # A shown password field: a login page, when little else is shown.
+        self.asks_password: bool = _drop_login_boxes(root)
         _unchain(root)
         _flatten_deep(root)
         self.root: etree._Element = root

@@ -192,6 +192,30 @@ def test_a_box_a_site_marks_robots_nocontent_is_not_text() -> None:
     assert "reader came for" in text and "Rate this article" not in text
 
 
+def test_a_login_box_is_not_text_but_the_page_still_asks_for_a_password() -> None:
+    """A site's sign-in dialog (a box named for logging in, holding a
+    password field) can hold more text than a short story: its labels and
+    error messages are no content. The page is still known to ask for a
+    password (a login page, when nothing else is shown)."""
+    story = "<p>" + "The story a reader came for, told briefly. " * 5 + "</p>"
+    dialog = (
+        "<div class='b-dialog x-dialog-login'><h2>Mein Konto - Login</h2><form>"
+        "<input type='email'><input type='password'>"
+        + "<p class='error'>Zu dieser E-Mail-Adresse ist kein Konto vorhanden.</p>" * 8
+        + "</form></div>"
+    )
+    search = "<form class='search'><input type='search'><p>Search the site</p></form>"
+    doc = as_document(f"<html><body>{search}{story}{dialog}</body></html>")
+    text = " ".join(text_lines(doc.body))
+    assert "reader came for" in text and "Search the site" in text
+    assert "Konto" not in text and doc.asks_password
+    # A password field in a box named for nothing else stays (a members' form).
+    plain = f"<html><body>{story}<form><input type='password'><p>PIN</p></form></body></html>"
+    doc = as_document(plain)
+    assert "PIN" in " ".join(text_lines(doc.body)) and doc.asks_password
+    assert not as_document(f"<html><body>{story}</body></html>").asks_password
+
+
 def test_a_box_of_the_frameworks_hide_class_is_not_text_unless_shown_from_some_width() -> None:
     """Bootstrap's and Foundation's ``hide`` is ``display: none``: a saved
     page has no stylesheet to say so. A class showing it on wider screens
