@@ -44,6 +44,7 @@ from typing import Any, TypeVar
 
 from .boilerplate import clean_lines
 from .classify import (
+    RECORD_PARAMS,
     Classification,
     classify,
     declares_article,
@@ -289,8 +290,8 @@ class Params:
     # At least this many list records linking to the pages beside this one
     # (its URL folder), after the densest block and in a box apart, are a
     # stream of other stories: their lines leave the text (the same long-line
-    # floor as for comments holds). 0 turns it off. All 3,189 pages: 7
-    # changed, 3 better (+0.22 to +0.49), 2 worse (-0.12, -0.01).
+    # floor as for comments holds). 0 turns it off. All 3,189 pages: 6
+    # changed, 3 better (+0.22 to +0.49), 1 worse (-0.12).
     teaser_stream_records: int = 3
     # The page footer's lines ending the chosen text (its node holds the
     # footer box: :func:`_page_footers`) are cut. Not in a seed.
@@ -892,7 +893,7 @@ def _without_teasers(doc: Document, text: str, results: dict[str, Result], p: Pa
     if not own:
         return None
     chain = {core, *core.iterancestors()}
-    records = find_records(doc)
+    records = find_records(doc, RECORD_PARAMS)  # the page-type features' records: found already
     parents = {el.getparent() for el in records}
     if len(parents) != 1 or parents & chain:
         return None  # the records share a box with the story: its sections
