@@ -34,7 +34,8 @@ _INTERVIEW_TURN = re.compile(r"^\s*(记者|記者)\s*[:：].{15,}[。？！?!]\W
 _RELATED = (
     r"相关(新闻|文章|阅读|报道|链接|推荐)|延伸阅读|推荐阅读|"
     r"相關(新聞|文章|閱讀|報導|報道|連結|推薦)|延伸閱讀|推薦閱讀|"
-    r"related( articles| stories| posts| content| links| news)?|you may also like|"
+    r"related( articles| stories| posts| content| links| news)?|you (may|might) also like|"
+    r"recommended( for you| stories| articles| reading)?|"
     r"more (stories|news|articles)( on this( topic| story)?)?"
 )
 _NOISE = re.compile(

@@ -173,6 +173,8 @@ def test_a_related_stories_list_closing_the_text_is_cut() -> None:
     headlines = ["•『大原則 + 小聰明』省錢家政婦 省力有撇步", "•避免打掃「掛彩」 復健醫師小叮嚀"]
     assert cut_related_tail([*PARAS, "※相關新聞》", *headlines]) == PARAS
     assert cut_related_tail([*PARAS, "Related stories", "Park reopens", "Budget passes"]) == PARAS
+    assert cut_related_tail([*PARAS, "Recommended for You"]) == PARAS  # its list taken out
+    assert cut_related_tail([*PARAS, "You might also like", "Park reopens"]) == PARAS
     # Prose after the header is no list of headlines; a header at the top
     # of the text (a box above the story) ends nothing.
     prose = [*PARAS, "Related stories", PARAS[0]]
