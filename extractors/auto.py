@@ -42,7 +42,7 @@ from datetime import date, datetime
 from itertools import chain
 from typing import Any, TypeVar
 
-from .boilerplate import clean_lines
+from .boilerplate import clean_lines, cut_related_tail
 from .classify import (
     RECORD_PARAMS,
     Classification,
@@ -291,7 +291,9 @@ class Params:
     # (its URL folder), after the densest block and in a box apart, are a
     # stream of other stories: their lines leave the text (the same long-line
     # floor as for comments holds). 0 turns it off. All 3,189 pages: 6
-    # changed, 3 better (+0.22 to +0.49), 1 worse (-0.12).
+    # changed, 3 better (+0.22 to +0.49), 1 worse (-0.12). Without such a
+    # stream, a "related" header followed by those records' lines alone ends
+    # the text after one paragraph (boilerplate.cut_related_tail): 2 better.
     teaser_stream_records: int = 3
     # The page footer's lines ending the chosen text (its node holds the
     # footer box: :func:`_page_footers`) are cut. Not in a seed.
@@ -884,40 +886,45 @@ def _without_teasers(doc: Document, text: str, results: dict[str, Result], p: Pa
     (CETD's node) and after it, at least ``teaser_stream_records`` of them
     linking to the pages beside this one (other stories of its section),
     whose snippets a paragraph-keeping method takes for more of the story.
-    None unless what stays is still an article."""
+    None unless what stays is still an article. Without such a stream, a
+    "related stories" header followed by teasers' lines alone ends the text."""
     cetd = results.get("cetd")
     core = cetd.node if cetd is not None else None
     if p.teaser_stream_records <= 0 or core is None:
         return None
+    records = _teaser_records(doc)
+    if not records:
+        return None
+    lines = text.split("\n")
+    chain = {core, *core.iterancestors()}
+    start = doc.stats[core].index
+    stream = [el for el in records if doc.stats[el].index > start]
+    parents = {el.getparent() for el in find_records(doc, RECORD_PARAMS)}
+    if len(stream) >= p.teaser_stream_records and len(parents) == 1 and not parents & chain:
+        said = {"".join(t.split()) for el in stream for t in text_lines(el)}
+        said -= {"".join(t.split()) for t in text_lines(core)}
+        kept = [line for line in lines if "".join(line.split()) not in said]
+        if len(kept) < len(lines) and _long_lines("\n".join(kept)) >= p.comments_min_long_lines:
+            return "\n".join(kept)
+    told = {"".join(t.split()) for el in records for t in text_lines(el)}
+    cut = cut_related_tail(lines, told, lead=LONG_LINE_CHARS)
+    return "\n".join(cut) if len(cut) < len(lines) else None
+
+
+def _teaser_records(doc: Document) -> list[Any]:
+    """The page's list records (the page-type features' records: found
+    already) whose link leads to another page beside this one."""
     own = page_url(doc)
     if not own:
-        return None
-    chain = {core, *core.iterancestors()}
-    records = find_records(doc, RECORD_PARAMS)  # the page-type features' records: found already
-    parents = {el.getparent() for el in records}
-    if len(parents) != 1 or parents & chain:
-        return None  # the records share a box with the story: its sections
-    page, start = own.split("#")[0], doc.stats[core].index
-    teasers = [
+        return []
+    page = own.split("#")[0]
+    return [
         el
-        for el in records
-        if doc.stats[el].index > start
-        and (link := to_record(doc, el, own).url)
+        for el in find_records(doc, RECORD_PARAMS)
+        if (link := to_record(doc, el, own).url)
         and link.split("#")[0] != page
         and sibling_url(link, own)
     ]
-    if len(teasers) < p.teaser_stream_records:
-        return None
-    said = {"".join(t.split()) for el in teasers for t in text_lines(el)}
-    said -= {"".join(t.split()) for t in text_lines(core)}
-    lines = text.split("\n")
-    kept = [line for line in lines if "".join(line.split()) not in said]
-    if len(kept) == len(lines):
-        return None
-    out = "\n".join(kept)
-    if _long_lines(out) < p.comments_min_long_lines:
-        return None
-    return out
 
 
 def _extended(doc: Document, results: dict[str, Result], chosen: str, p: Params) -> str | None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import itertools
 import re
+from collections.abc import Collection
 
 from .dates import DATE_IN_TEXT
 from .text import collapse_ws
@@ -32,8 +33,8 @@ _EDITOR = re.compile(
 _INTERVIEW_TURN = re.compile(r"^\s*(记者|記者)\s*[:：].{15,}[。？！?!]\W{0,2}$")
 # Headers of a list of other pages' stories ("related", "read on").
 _RELATED = (
-    r"相关(新闻|文章|阅读|报道|链接|推荐)|延伸阅读|推荐阅读|"
-    r"相關(新聞|文章|閱讀|報導|報道|連結|推薦)|延伸閱讀|推薦閱讀|"
+    r"相关(新闻|文章|阅读|报道|链接|推荐)|延伸阅读|推荐阅读|其他人也在看|大家都在看|猜你喜欢|"
+    r"相關(新聞|文章|閱讀|報導|報道|連結|推薦)|延伸閱讀|推薦閱讀|猜你喜歡|"
     r"related( articles| stories| posts| content| links| news)?|you (may|might) also like|"
     r"recommended( for you| stories| articles| reading)?|"
     r"more (stories|news|articles)( on this( topic| story)?)?"
@@ -425,16 +426,23 @@ _RELATED_HEADER = re.compile(rf"^\W*({_RELATED})\W*$", re.I)
 RELATED_ENTRY_MAX_CHARS = 80
 
 
-def cut_related_tail(lines: list[str]) -> list[str]:
+def cut_related_tail(
+    lines: list[str], teasers: Collection[str] = (), lead: float | None = None
+) -> list[str]:
     """The lines before a "related stories" header that closes the text
-    with a list of headlines (every line after it short), found after the
-    first part of the text as a comments header is."""
-    start = _lead_chars(lines)
+    with a list of headlines (every line after it short, or one of
+    ``teasers``: other pages' entries, white space aside), found after the
+    first part of the text as a comments header is (or after ``lead``
+    characters: one paragraph is enough when the entries are known)."""
+    start = _lead_chars(lines) if lead is None else lead
     seen = 0
     for i, line in enumerate(lines):
         if seen >= start and _RELATED_HEADER.match(collapse_ws(line)):
             rest = lines[i + 1 :]
-            if all(_chars(entry) <= RELATED_ENTRY_MAX_CHARS for entry in rest):
+            if all(
+                _chars(entry) <= RELATED_ENTRY_MAX_CHARS or "".join(entry.split()) in teasers
+                for entry in rest
+            ):
                 return lines[:i]
         seen += _chars(line)
     return lines

@@ -174,6 +174,14 @@ def test_a_related_stories_list_closing_the_text_is_cut() -> None:
     assert cut_related_tail([*PARAS, "※相關新聞》", *headlines]) == PARAS
     assert cut_related_tail([*PARAS, "Related stories", "Park reopens", "Budget passes"]) == PARAS
     assert cut_related_tail([*PARAS, "Recommended for You"]) == PARAS  # its list taken out
+    # Long entries end the text when they are known teasers (other pages'
+    # snippets), and then one paragraph before the header is story enough.
+    snippets = PARAS[1:]
+    told = {"".join(t.split()) for t in snippets}
+    story = [PARAS[0][:100], "其他人也在看", *snippets]
+    assert cut_related_tail(story, told, lead=60) == [PARAS[0][:100]]
+    assert cut_related_tail(story, told) == story  # under the usual lead: a box above
+    assert cut_related_tail(story, lead=60) == story  # long lines, not known teasers
     assert cut_related_tail([*PARAS, "You might also like", "Park reopens"]) == PARAS
     # Prose after the header is no list of headlines; a header at the top
     # of the text (a box above the story) ends nothing.
