@@ -65,7 +65,7 @@ from .document import (
     text_lines,
 )
 from .layout import check_reference
-from .listing import find_records, to_record
+from .listing import find_records, record_url, to_record
 from .markup import body_container, main_landmark
 from .metadata import declared_body, declared_description, extract_metadata
 from .pagination import in_series, next_page, numbered_parts
@@ -921,7 +921,7 @@ def _teaser_records(doc: Document) -> list[Any]:
     return [
         el
         for el in find_records(doc, RECORD_PARAMS)
-        if (link := to_record(doc, el, own).url)
+        if (link := record_url(doc, el, own))
         and link.split("#")[0] != page
         and sibling_url(link, own)
     ]

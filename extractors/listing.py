@@ -685,12 +685,22 @@ def to_record(
         heading = heading if heading is not None else _heading(lead)
     title_el = heading if heading is not None else link
     title = collapse_ws(clean_text(_flat_text(title_el))) if title_el is not None else None
-    url = None
-    if link is not None:
-        href = (link.get("href") or "").strip()
-        if href and not href.lower().startswith(("javascript:", "#", "mailto:")):
-            url = absolute_url(href, base)
+    url = _address(link, base) if link is not None else None
     return Record(text=text, url=url, title=title or None, date=find_date(text))
+
+
+def record_url(doc: Document, el: etree._Element, base: str | None) -> str | None:
+    """The absolute link of a record's title (:func:`to_record`'s ``url``),
+    without reading its text."""
+    link = _main_link(doc, el)
+    return _address(link, base) if link is not None else None
+
+
+def _address(link: etree._Element, base: str | None) -> str | None:
+    href = (link.get("href") or "").strip()
+    if not href or href.lower().startswith(("javascript:", "#", "mailto:")):
+        return None
+    return absolute_url(href, base)
 
 
 _DEFAULT = Params()

@@ -23,7 +23,7 @@ from lxml import etree
 
 from .classify import page_url, sibling_url
 from .document import Document, text_lines
-from .listing import class_key, has_date, to_record
+from .listing import class_key, has_date, record_url
 from .text import share_on_lines
 
 Template = tuple[str, frozenset[str]]  # tag, class tokens (without numbers)
@@ -168,7 +168,7 @@ def _teasers(doc: Document, posts: list[etree._Element]) -> bool:
     own = page_url(doc)
     if not own:
         return False
-    leads = (to_record(doc, s, own).url for s in posts)
+    leads = (record_url(doc, s, own) for s in posts)
     return 2 * sum(1 for link in leads if link and sibling_url(link, own)) >= len(posts)
 
 
