@@ -541,7 +541,7 @@ def parse_html(text: str) -> etree._Element:
     lxml tree (never returns None)."""
     if text.lstrip().startswith("<?xml"):
         text = re.sub(r"^\s*<\?xml[^>]*\?>", "", text)
-    text = _BODY_END.sub("", _close_title(text))
+    text = _BODY_END.sub("", _close_title(_without_server_errors(text)))
     try:
         root = html.document_fromstring(text, parser=_parser()) if text.strip() else None
     except (etree.ParserError, ValueError):
@@ -557,6 +557,22 @@ def parse_html(text: str) -> etree._Element:
 # template closing the page after its header) would land beside the body,
 # or in a second root no one reads. Dropped before parsing, as browsers do.
 _BODY_END = re.compile(r"</(?:body|html)\s*>", re.I)
+# What PHP prints into a page when ``display_errors`` is on (a deprecated
+# call, a failed query): one line per message, "<b>Warning</b>:  ... in
+# <b>/path/file.php</b> on line <b>45</b><br />". It is the server's noise,
+# never the page's text, and can be longer than a short post beside it.
+_SERVER_ERROR = re.compile(
+    r"(?:<br\s*/?>\s*)?<b>(?:Warning|Notice|Deprecated|Strict Standards|(?:Catchable )?"
+    r"Fatal error|Parse error)</b>:\s[^\n]{0,2000}?\son line\s<b>\d+</b>(?:\s*<br\s*/?>)?"
+)
+
+
+def _without_server_errors(text: str) -> str:
+    if "</b> on line <b>" not in text:
+        return text
+    return _SERVER_ERROR.sub("", text)
+
+
 _TITLE_OPEN = re.compile(r"<title\b[^>]*>[^<]*", re.I)
 _TITLE_CLOSE = re.compile(r"</title", re.I)
 _TITLE_TAG = re.compile(r"^<title\b[^>]*>", re.I)

@@ -382,6 +382,24 @@ def test_markup_after_a_stray_body_or_html_end_tag_is_in_the_body() -> None:
         assert extract(page).text.count("Sentence") == 8, stray
 
 
+def test_php_error_output_is_not_the_pages_text() -> None:
+    """Server noise a PHP site prints when display_errors is on: longer than
+    the short post beside it, it would be taken for the text."""
+    warning = (
+        "<br />\n<b>Warning</b>:  Use of undefined constant comments - assumed "
+        "'comments' (this will throw an Error in a future version of PHP) in "
+        "<b>/home/site/wp-content/plugins/recent-comments.php</b> on line <b>928</b><br />\n"
+    )
+    post = "<p>It has been a while since the first one arrived. Now the second is here too.</p>"
+    page = f"<html><body><aside><ul>{warning * 6}</ul></aside><article>{post}</article></body></html>"
+    text = extract(page).text
+    assert "the second is here too" in text
+    assert "on line" not in text and "undefined constant" not in text
+    # The words alone, in a story about PHP, are text.
+    story = "<p>PHP prints <b>Warning</b>: and the file's name, then on line and a number.</p>"
+    assert "on line" in extract(f"<html><body>{story * 3}</body></html>").text
+
+
 def test_collapsed_panels_a_control_opens_are_text_and_other_hidden_boxes_are_not() -> None:
     """An accordion's answer (a box some control's aria-controls names) and a
     tab's panel are hidden until clicked, but they are the page's text; a
