@@ -391,7 +391,8 @@ def test_php_error_output_is_not_the_pages_text() -> None:
         "<b>/home/site/wp-content/plugins/recent-comments.php</b> on line <b>928</b><br />\n"
     )
     post = "<p>It has been a while since the first one arrived. Now the second is here too.</p>"
-    page = f"<html><body><aside><ul>{warning * 6}</ul></aside><article>{post}</article></body></html>"
+    aside = f"<aside><ul>{warning * 6}</ul></aside>"
+    page = f"<html><body>{aside}<article>{post}</article></body></html>"
     text = extract(page).text
     assert "the second is here too" in text
     assert "on line" not in text and "undefined constant" not in text
