@@ -167,6 +167,44 @@ def test_readers_comments_in_a_comments_box_below_the_story_are_cut() -> None:
     assert extract(_story_with_comments("comments", replies)).lines == PARAS + replies
 
 
+def test_when_the_readers_outvote_the_story_the_story_is_taken() -> None:
+    """Comments outweighing the story pull the candidates' medoid into their
+    box; a candidate apart from it holding an article is taken instead,
+    unless the comments dwarf that story (a discussion: they are the page)."""
+
+    def page(paragraphs: int, comments: int) -> str:
+        story = "".join(
+            f"<p>The council met on Tuesday ({i}) to discuss the bridge, and its engineers "
+            "said the repair would take three more months of work on the stone arches.</p>"
+            for i in range(paragraphs)
+        )
+        said = "".join(
+            f"<div class='comment'><span>Reader {i} wrote at 10:{i:02d}</span><p>I have "
+            f"crossed that bridge every morning for twenty years ({i}) and think the council "
+            "should have started long ago, before the winter storms made the cracks worse.</p>"
+            "</div>"
+            for i in range(comments)
+        )
+        return (
+            "<html><head><title>Bridge repair</title></head><body><article><h1>Bridge repair"
+            f"</h1>{story}</article><section id='comments'><h2>Comments</h2>{said}</section>"
+            "</body></html>"
+        )
+
+    # Three voters, two of which (SCEDD, layout) take the comments box.
+    voters = {"candidates": ("scedd", "layout", "boilerpipe"), "first_round": 3}
+    article = extract(page(8, 20), "https://news.example/bridge", **voters)
+    assert article.text.count("council met") == 8 and "crossed that bridge" not in article.text
+    off = extract(page(8, 20), "https://news.example/bridge", comments_story_ratio=0, **voters)
+    assert "council met" not in off.text  # the rule off: the comments
+    discussion = extract(page(3, 40), "https://news.example/bridge", **voters)
+    assert discussion.text.count("crossed that bridge") >= 30
+    unbounded = extract(
+        page(3, 40), "https://news.example/bridge", comments_story_ratio=1000, **voters
+    )
+    assert "crossed that bridge" not in unbounded.text  # what the bound keeps
+
+
 def test_a_related_stories_list_closing_the_text_is_cut() -> None:
     from extractors.boilerplate import cut_related_tail
 
