@@ -381,21 +381,53 @@ def _drop_login_boxes(root: etree._Element) -> bool:
     are never the page's content, and such a dialog can hold more text than
     a short article. The outermost box so named goes. Returns whether the
     page shows a password field at all."""
-    doomed = []
     fields = [f for f in root.iter("input") if (f.get("type") or "").lower() == "password"]
+    _drop_named_boxes(fields, _LOGIN_PARTS)
+    return bool(fields)
+
+
+# Words of a class or id naming a box for a newsletter sign-up.
+_NEWSLETTER_PARTS = frozenset({"newsletter", "newsletters", "subscribe", "subscription"})
+# A sign-up box holds a pitch, a field and a button; a box so named holding
+# more is a page section (a newsletter's own landing page, a post).
+NEWSLETTER_MAX_CHARS = 600
+
+
+def _is_email_field(field: etree._Element) -> bool:
+    kind = (field.get("type") or "text").lower()
+    named = f"{field.get('name') or ''} {field.get('id') or ''}".lower()
+    return kind == "email" or (kind == "text" and "mail" in named)
+
+
+def _drop_newsletter_boxes(root: etree._Element) -> None:
+    """Drop the boxes named for a newsletter that hold an e-mail field (a
+    sign-up box: "Get our news", "We will only send you...", "Thanks! Check
+    your inbox"), the outermost so named within NEWSLETTER_MAX_CHARS."""
+    fields = [f for f in root.iter("input") if _is_email_field(f)]
+    _drop_named_boxes(fields, _NEWSLETTER_PARTS, NEWSLETTER_MAX_CHARS)
+
+
+def _drop_named_boxes(
+    fields: list[etree._Element], parts: frozenset[str], max_chars: int | None = None
+) -> None:
+    """Drop, for each field, its outermost ancestor below the body whose
+    class or id has a word of ``parts`` (and, with ``max_chars``, no more
+    non-space text than that: the walk stops at a larger one)."""
+    doomed = []
     for field in fields:
         box = None
         for el in field.iterancestors():
             if el.tag in ("body", "html"):
                 break
-            if not _LOGIN_PARTS.isdisjoint(mark_parts(marks(el))):
+            if not parts.isdisjoint(mark_parts(marks(el))):
+                if max_chars is not None and nonspace_len("".join(el.itertext())) > max_chars:
+                    break
                 box = el
         if box is not None:
             doomed.append(box)
     for box in doomed:
         if box.getparent() is not None:
             box.drop_tree()
-    return bool(fields)
 
 
 def _top(el: etree._Element) -> etree._Element:
@@ -703,6 +735,7 @@ class Document:
         self.collapsed: list[etree._Element] = _clean(root)
         # A shown password field: a login page, when little else is shown.
         self.asks_password: bool = _drop_login_boxes(root)
+        _drop_newsletter_boxes(root)
         _unchain(root)
         _flatten_deep(root)
         self.root: etree._Element = root

@@ -216,6 +216,32 @@ def test_a_login_box_is_not_text_but_the_page_still_asks_for_a_password() -> Non
     assert not as_document(f"<html><body>{story}</body></html>").asks_password
 
 
+def test_a_newsletter_sign_up_box_is_not_text_but_a_newsletters_page_is() -> None:
+    """A box named for a newsletter holding an e-mail field is a sign-up
+    prompt ("Get our news", "Thanks! Check your inbox"); a box so named that
+    holds a whole section (a newsletter's own page) stays."""
+    story = "<p>" + "The story a reader came for, told briefly. " * 5 + "</p>"
+    signup = (
+        "<section class='newsletter-signup'><div><h3>Get our news</h3>"
+        "<p>We will only send you news about our work.</p><form>"
+        "<input type='email' name='email'><button>Sign up</button></form>"
+        "<p>Thanks! Please check your inbox to confirm.</p></div></section>"
+    )
+    page = f"<html><body>{story}{signup}</body></html>"
+    text = " ".join(text_lines(as_document(page).body))
+    assert "reader came for" in text and "check your inbox" not in text
+    legacy = signup.replace("type='email' name='email'", "type='text' name='EMAIL'")
+    text = " ".join(text_lines(as_document(f"<html><body>{story}{legacy}</body></html>").body))
+    assert "check your inbox" not in text
+    # Named for a newsletter but holding the page's text; or no e-mail field.
+    landing = f"<div id='newsletter'>{story * 8}{signup.replace('newsletter-signup', 'box')}</div>"
+    text = " ".join(text_lines(as_document(f"<html><body>{landing}</body></html>").body))
+    assert "reader came for" in text and "check your inbox" in text
+    no_field = signup.replace("<input type='email' name='email'>", "")
+    text = " ".join(text_lines(as_document(f"<html><body>{story}{no_field}</body></html>").body))
+    assert "check your inbox" in text
+
+
 def test_a_box_of_the_frameworks_hide_class_is_not_text_unless_shown_from_some_width() -> None:
     """Bootstrap's and Foundation's ``hide`` is ``display: none``: a saved
     page has no stylesheet to say so. A class showing it on wider screens
