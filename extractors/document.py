@@ -407,12 +407,17 @@ def _drop_newsletter_boxes(root: etree._Element) -> None:
     _drop_named_boxes(fields, _NEWSLETTER_PARTS, NEWSLETTER_MAX_CHARS)
 
 
+# A box's text but its menus' options (a sign-up form's list of countries).
+_SHOWN_TEXT = etree.XPath(".//text()[not(ancestor::select)]", smart_strings=False)
+
+
 def _drop_named_boxes(
     fields: list[etree._Element], parts: frozenset[str], max_chars: int | None = None
 ) -> None:
     """Drop, for each field, its outermost ancestor below the body whose
     class or id has a word of ``parts`` (and, with ``max_chars``, no more
-    non-space text than that: the walk stops at a larger one)."""
+    non-space text than that outside its menus' options: the walk stops at
+    a larger one)."""
     doomed = []
     for field in fields:
         box = None
@@ -420,7 +425,7 @@ def _drop_named_boxes(
             if el.tag in ("body", "html"):
                 break
             if not parts.isdisjoint(mark_parts(marks(el))):
-                if max_chars is not None and nonspace_len("".join(el.itertext())) > max_chars:
+                if max_chars is not None and nonspace_len("".join(_SHOWN_TEXT(el))) > max_chars:
                     break
                 box = el
         if box is not None:
