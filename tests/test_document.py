@@ -230,6 +230,11 @@ def test_a_newsletter_sign_up_box_is_not_text_but_a_newsletters_page_is() -> Non
     page = f"<html><body>{story}{signup}</body></html>"
     text = " ".join(text_lines(as_document(page).body))
     assert "reader came for" in text and "check your inbox" not in text
+    # A country menu does not make the box a section.
+    countries = "".join(f"<option>Country number {i}</option>" for i in range(60))
+    menu = signup.replace("<button>", f"<select>{countries}</select><button>")
+    text = " ".join(text_lines(as_document(f"<html><body>{story}{menu}</body></html>").body))
+    assert "check your inbox" not in text
     legacy = signup.replace("type='email' name='email'", "type='text' name='EMAIL'")
     text = " ".join(text_lines(as_document(f"<html><body>{story}{legacy}</body></html>").body))
     assert "check your inbox" not in text
