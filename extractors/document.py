@@ -375,17 +375,6 @@ def _clean(root: etree._Element) -> list[etree._Element]:
 _LOGIN_PARTS = frozenset({"login", "signin", "logon", "signup", "register", "registration"})
 
 
-def _drop_login_boxes(root: etree._Element) -> bool:
-    """Drop the boxes named for signing in that hold a password field (a
-    site's login or sign-up dialog): their labels, hints and error messages
-    are never the page's content, and such a dialog can hold more text than
-    a short article. The outermost box so named goes. Returns whether the
-    page shows a password field at all."""
-    fields = [f for f in root.iter("input") if (f.get("type") or "").lower() == "password"]
-    _drop_named_boxes(fields, _LOGIN_PARTS)
-    return bool(fields)
-
-
 # Words of a class or id naming a box for a newsletter sign-up.
 _NEWSLETTER_PARTS = frozenset({"newsletter", "newsletters", "subscribe", "subscription"})
 # A sign-up box holds a pitch, a field and a button; a box so named holding
@@ -399,12 +388,21 @@ def _is_email_field(field: etree._Element) -> bool:
     return kind == "email" or (kind == "text" and "mail" in named)
 
 
-def _drop_newsletter_boxes(root: etree._Element) -> None:
-    """Drop the boxes named for a newsletter that hold an e-mail field (a
-    sign-up box: "Get our news", "We will only send you...", "Thanks! Check
-    your inbox"), the outermost so named within NEWSLETTER_MAX_CHARS."""
-    fields = [f for f in root.iter("input") if _is_email_field(f)]
-    _drop_named_boxes(fields, _NEWSLETTER_PARTS, NEWSLETTER_MAX_CHARS)
+def _drop_form_boxes(root: etree._Element) -> bool:
+    """Drop the boxes named for signing in that hold a password field (a
+    site's login or sign-up dialog: its labels, hints and error messages
+    are never the page's content, and it can hold more text than a short
+    article), and the small ones named for a newsletter that hold an e-mail
+    field (a sign-up box: "Get our news", "Thanks! Check your inbox"; at
+    most NEWSLETTER_MAX_CHARS). The outermost box so named goes. Returns
+    whether the page shows a password field at all."""
+    inputs = list(root.iter("input"))
+    passwords = [f for f in inputs if (f.get("type") or "").lower() == "password"]
+    _drop_named_boxes(passwords, _LOGIN_PARTS)
+    _drop_named_boxes(
+        [f for f in inputs if _is_email_field(f)], _NEWSLETTER_PARTS, NEWSLETTER_MAX_CHARS
+    )
+    return bool(passwords)
 
 
 # A box's text but its menus' options (a sign-up form's list of countries).
@@ -739,8 +737,7 @@ class Document:
         # shows at first sight (auto's page-type decision reads without them).
         self.collapsed: list[etree._Element] = _clean(root)
         # A shown password field: a login page, when little else is shown.
-        self.asks_password: bool = _drop_login_boxes(root)
-        _drop_newsletter_boxes(root)
+        self.asks_password: bool = _drop_form_boxes(root)
         _unchain(root)
         _flatten_deep(root)
         self.root: etree._Element = root
