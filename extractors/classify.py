@@ -80,6 +80,10 @@ _NEXT = re.compile(
 # short word or none. Words are taken whole from their start (possessive):
 # time linear in the segment, as a long token (base64) is no rarity.
 _SLUG = re.compile(r"(?<![a-z0-9])(?:[a-z0-9]++[-_]){3,}[a-z0-9]++|\d{5,}", re.I)
+# An opaque id as the last segment ("7kQcQG2peWU", "JU5S83IC00259DLP"):
+# eight or more letters and digits, with digits, and either both cases or
+# three digits or more. A section's name is a word ("news", "g20summit").
+_OPAQUE_ID = re.compile(r"(?=[a-z]*\d)[a-z0-9]{8,}", re.I)
 _PAGE_FILE = re.compile(r"\.(?:s?html?|php|aspx?)$", re.I)
 _NAME_CHARS = string.ascii_letters + string.digits + "_-"
 
@@ -278,13 +282,22 @@ def sibling_url(link: str, own: str) -> bool:
     )
 
 
+def _opaque_id(segment: str) -> bool:
+    """Whether a URL segment is an opaque id (see ``_OPAQUE_ID``)."""
+    if not _OPAQUE_ID.fullmatch(segment):
+        return False
+    digits = sum(c.isdigit() for c in segment)
+    mixed = segment.lower() != segment and segment.upper() != segment
+    return digits >= 3 or mixed
+
+
 def _is_item_url(url: str) -> bool:
     """Whether a URL looks like one item's (a slug, an id, a file name with
     digits: story-2024.html), not a section's. No regex for the file name:
     searched for, its backtracking was cubic in a long segment (0.2-0.5 s
     for one link of 900 characters)."""
     segment = _last_segment(url)
-    if _SLUG.search(segment):
+    if _SLUG.search(segment) or _opaque_id(segment):
         return True
     end = _PAGE_FILE.search(segment)
     if end is None:

@@ -83,6 +83,11 @@ def test_url_shape_item_versus_section() -> None:
     assert _is_item_url("https://example.org/news/story-2024.html")
     assert not _is_item_url("https://example.org/news/index.html")
     assert not _is_item_url("https://example.org/news/2024/index.html")
+    # An opaque id is an item; a word with digits is a section's name.
+    assert _is_item_url("https://news.example.cn/c/7kQcQG2peWU")
+    assert _is_item_url("https://example.org/v/JU5S83IC00259DLP")
+    assert not _is_item_url("https://example.org/g20summit")
+    assert not _is_item_url("https://example.org/tag/covid19")
     # A long token (a tracking link's base64) is read in linear time: the
     # regex this replaced took seconds on this one (cubic backtracking).
     token = "eyJ2IjoiMSIsImFiYyI6" * 200
