@@ -26,6 +26,7 @@ from .encoding import (
     misreads_punctuation,
     repair_misread,
 )
+from .mathml import linear_text
 from .text import clean_text, collapse_ws, guess_language, nonspace_len, preformatted_text
 
 T = TypeVar("T")
@@ -33,6 +34,7 @@ T = TypeVar("T")
 # Tags whose whole subtree is dropped while cleaning, never text: code,
 # styles, embedded objects, <head>, and ruby annotations (<rt> readings, <rp>
 # fallback parentheses: 漢字 is the text, かんじ its pronunciation guide).
+# A MathML formula is text, written as one line (:mod:`.mathml`).
 DROP_TAGS = frozenset(
     {
         "script",
@@ -40,7 +42,6 @@ DROP_TAGS = frozenset(
         "noscript",
         "template",
         "svg",
-        "math",
         "canvas",
         "video",  # their text is the fallback shown only where they cannot play
         "audio",
@@ -306,6 +307,18 @@ def _place_streamed(root: etree._Element) -> None:
         segment.drop_tree()
 
 
+def _write_formula(root: etree._Element, math: etree._Element) -> None:
+    """Replace a ``<math>`` element by its formula as one line of text (a
+    line of its own for a display formula), unless it lies in a subtree
+    already dropped or in another formula."""
+    parent = math.getparent()
+    if parent is None or _top(math) is not root:
+        return
+    line = etree.Element("div" if math.get("display") == "block" else "span")
+    line.text, line.tail = linear_text(math), math.tail
+    parent.replace(math, line)
+
+
 def _clean(root: etree._Element) -> list[etree._Element]:
     """Drop comments, processing instructions, non-content and hidden
     subtrees; return the collapsed panels kept (:func:`_is_panel`).
@@ -319,6 +332,7 @@ def _clean(root: etree._Element) -> list[etree._Element]:
     noscripts = []
     framesless = []
     anchors = []
+    formulas = []
     for el in root.iter():
         tag = el.tag
         if tag == "a":
@@ -336,9 +350,13 @@ def _clean(root: etree._Element) -> list[etree._Element]:
             doomed.append(el)
         elif tag not in ("html", "body") and _is_hidden(el):
             hidden.append(el)
+        elif tag == "math":
+            formulas.append(el)
     for el in doomed:
         if el.getparent() is not None:
             el.drop_tree()  # keeps the tail text
+    for el in formulas:
+        _write_formula(root, el)
     _keep_noscript_page(root, noscripts)
     for el in framesless:
         _parse_noframes(el)
