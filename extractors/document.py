@@ -308,14 +308,19 @@ def _place_streamed(root: etree._Element) -> None:
 
 
 def _write_formula(root: etree._Element, math: etree._Element) -> None:
-    """Replace a ``<math>`` element by its formula as one line of text (a
-    line of its own for a display formula), unless it lies in a subtree
-    already dropped or in another formula."""
+    """Replace a ``<math>`` element by its formula as one line of text,
+    unless it lies in a subtree already dropped or in another formula. A
+    display formula gets a line of its own by line breaks, not as a block:
+    it stays in its paragraph's block, which density methods weigh whole (a
+    block of one short formula falls under their thresholds)."""
     parent = math.getparent()
     if parent is None or _top(math) is not root:
         return
-    line = etree.Element("div" if math.get("display") == "block" else "span")
+    line = etree.Element("span")
     line.text, line.tail = linear_text(math), math.tail
+    if math.get("display") == "block":
+        etree.SubElement(line, "br").tail, line.text = line.text, None
+        etree.SubElement(line, "br")
     parent.replace(math, line)
 
 

@@ -56,3 +56,17 @@ def test_deep_nesting_ends() -> None:
     deep = "<math>" + "<mrow>" * 1500 + "<mi>x</mi>" + "</mrow>" * 1500 + "</math>"
     page = f"<html><body><p>Before {deep} after.</p></body></html>"
     assert "x" in extractors.extract(page).text
+
+
+def test_display_formula_inside_a_paragraph_is_kept() -> None:
+    """A display formula breaks its paragraph's line, not its block: the
+    short-page method (SCEDD) prunes sparse blocks inside the content."""
+    para = f"<p>The roots are, for every choice of the coefficients,{QUADRATIC}as the "
+    para += "school books teach them to every pupil who learns algebra.</p>"
+    more = "The discriminant decides whether the roots are real, and its sign tells "
+    page = f"<html><body><article><h1>Roots</h1>{para}<p>{more * 3}</p></article></body></html>"
+    result = extractors.extract(page)
+    assert result.method == "auto:scedd"
+    lines = result.text.split("\n")
+    assert "x=(−b±√(b^2−4ac))/(2a)" in lines
+    assert any(line.startswith("as the school books") for line in lines)
