@@ -70,3 +70,18 @@ def test_display_formula_inside_a_paragraph_is_kept() -> None:
     lines = result.text.split("\n")
     assert "x=(−b±√(b^2−4ac))/(2a)" in lines
     assert any(line.startswith("as the school books") for line in lines)
+
+
+def test_katex_formula_is_read_once() -> None:
+    """KaTeX's way: MathML with the TeX annotation, beside an aria-hidden
+    drawing of spans holding the same symbols."""
+    katex = (
+        '<span class="katex"><span class="katex-mathml"><math><semantics><mrow>'
+        "<msup><mi>e</mi><mrow><mi>i</mi><mi>π</mi></mrow></msup><mo>=</mo><mo>−</mo><mn>1</mn>"
+        '</mrow><annotation encoding="application/x-tex">e^{i\\pi}=-1</annotation></semantics>'
+        '</math></span><span class="katex-html" aria-hidden="true"><span>e</span>'
+        "<span>iπ</span><span>=−1</span></span></span>"
+    )
+    page = f"<html><body><p>Euler's identity {katex} links five constants.</p></body></html>"
+    lines = text_lines(as_document(page).body)
+    assert lines == ["Euler's identity e^(iπ)=−1 links five constants."]
