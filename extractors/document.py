@@ -316,11 +316,14 @@ def _write_formula(root: etree._Element, math: etree._Element) -> None:
     parent = math.getparent()
     if parent is None or _top(math) is not root:
         return
+    formula = linear_text(math)
     line = etree.Element("span")
-    line.text, line.tail = linear_text(math), math.tail
+    line.tail = math.tail
     if math.get("display") == "block":
-        etree.SubElement(line, "br").tail, line.text = line.text, None
+        etree.SubElement(line, "br").tail = formula
         etree.SubElement(line, "br")
+    else:
+        line.text = formula
     parent.replace(math, line)
 
 
