@@ -82,6 +82,10 @@ def linear_text(el: etree._Element, depth: int = 0) -> str:
         inner = "".join(linear_text(k, depth + 1) for k in kids)
         return "√" + (inner if len(inner) <= 1 or _bracketed(inner) else f"({inner})")
     parts = [linear_text(k, depth + 1) for k in kids]
+    if name == "mfenced":  # MathML 2 brackets: open, parts between separators, close
+        separators = el.get("separators")
+        between = "," if separators is None else separators.strip()[:1]
+        return f"{el.get('open', '(')}{between.join(parts)}{el.get('close', ')')}"
     if name == "mtable":
         return "; ".join(p for p in parts if p)
     if name == "mtr":

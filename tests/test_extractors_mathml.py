@@ -25,6 +25,9 @@ def test_layout_elements_are_written_as_plain_text() -> None:
     # An accent over a symbol stays on it; a phantom is no text.
     dot = "<math><mover><mi>x</mi><mo>˙</mo></mover><mphantom><mi>y</mi></mphantom></math>"
     assert linear_text(_math(dot)) == "x˙"
+    fenced = '<math><mi>f</mi><mfenced><mi>x</mi><mi>y</mi></mfenced><mfenced open="[" '
+    fenced += 'close="]" separators=";"><mn>0</mn><mn>1</mn></mfenced></math>'
+    assert linear_text(_math(fenced)) == "f(x,y)[0;1]"
 
 
 def test_annotation_is_not_written_twice() -> None:
