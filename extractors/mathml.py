@@ -63,11 +63,10 @@ def linear_text(el: etree._Element, depth: int = 0) -> str:
     kids = [child for child in el if _name(child) not in _SILENT]
     if name == "semantics":  # the presentation first, then annotations
         return linear_text(kids[0], depth + 1) if kids else ""
-    if name in ("mover", "munder") and len(kids) == 2:
-        mark = linear_text(kids[1], depth + 1)
-        if len(mark) == 1 and not mark.isalnum():  # an accent: ẋ, a vector's arrow
-            return linear_text(kids[0], depth + 1) + mark
     ops = [_operand(k, depth + 1) for k in kids] if name in _SCRIPTED else []
+    accent = len(ops) == 2 and len(ops[1]) == 1 and not ops[1].isalnum()
+    if name in ("mover", "munder") and accent:  # ẋ, a vector's arrow
+        return ops[0] + ops[1]
     if name in ("msup", "mover") and len(ops) == 2:
         return f"{ops[0]}^{ops[1]}"
     if name in ("msub", "munder") and len(ops) == 2:
