@@ -5,9 +5,10 @@
     python -m benchmarks.lists --per-page    # also one line per page on stderr
 
 Pages: wcxb-dev pages whose ``page_type`` is ``listing`` or ``collection``
-(their human-reviewed main text is the list, entries as lines). ``pagetype``
-labels pages as list/article but holds no entries, so it cannot score records
-and is not used here.
+(their human-reviewed main text is the list, entries as lines), and the real
+list pages of ``pagetype`` (portal sections, rolling news, a forum board),
+whose records were annotated for this project (:mod:`benchmarks.list_truth`):
+there every annotated record's headline is an entry.
 
 Truth entries. A truth line is an *entry* when it is a record's headline: its
 tokens (:func:`benchmarks.metrics.shingle_tokens`: lower-cased ``\\w+``, each
@@ -48,14 +49,14 @@ import sys
 import time
 import zlib
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from lxml import etree
 from lxml import html as lxml_html
 
-from benchmarks import datasets, metrics
+from benchmarks import datasets, list_truth, metrics
 from benchmarks.extraction import call_with_timeout, page_input
 from benchmarks.publish import RESULTS, publish
 from extractors import listing
@@ -63,6 +64,7 @@ from extractors.result import Record
 
 SET = "wcxb-dev"
 KINDS: tuple[str, ...] = ("listing", "collection")
+ANNOTATED = "portal"  # pagetype's real list pages, records annotated (benchmarks.list_truth)
 MIN_ENTRIES = 3  # fewer headline lines: the truth's list is not one of links
 LEAD = 3  # tokens a headline may follow in its link's text (a badge, "New")
 LABEL_REPEATS = 3  # a line this frequent in the truth is a label, not a headline
@@ -171,9 +173,14 @@ def match(records: Sequence[str], entries: Sequence[list[str]]) -> tuple[int, in
 
 
 def score_page(page: datasets.Page, timeout: float) -> PageScore | None:
-    """Extract and match one page; None when its truth has too few entries."""
+    """Extract and match one page; None when its truth has too few entries.
+    An annotated page's entries are its records' headlines; a wcxb-dev
+    page's are its truth lines that are headlines."""
     html = page_input(page)
-    entries = truth_entries(page.truth_text, html)
+    if "headlines" in page.truth:
+        entries = [toks for h in page.truth["headlines"] if (toks := metrics.shingle_tokens(h))]
+    else:
+        entries = truth_entries(page.truth_text, html)
     kind = page.kind or "?"
     if len(entries) < MIN_ENTRIES:
         return None
@@ -216,20 +223,23 @@ def _row(name: str, half: str, scores: list[PageScore], skipped: int) -> list[st
 def render(scores: list[PageScore], skipped: Counter[tuple[str, str]], config: str) -> str:
     head = ["pages", "half", "scored", "skipped", "P", "R", "F1", "micro P", "micro R", "empty"]
     lines = [
-        "# List records (wcxb-dev list pages)",
+        "# List records (wcxb-dev list pages; annotated portal list pages)",
         "",
         f"- command: `{config}`",
         "- P, R: record precision / recall per page, averaged over pages; F1 of the means;",
         "  micro: summed over all records. skipped: pages with < 3 headline entries.",
         "  empty: scored pages where no records were returned. Definitions: benchmarks/lists.py.",
         "- tune: even ids (what the extractor was tuned on); unseen: odd ids.",
+        "- portal: the real list pages of pagetype, their records annotated by reading",
+        "  each page (benchmarks/truth/README.md); an entry is a record's headline there.",
         "",
         "| " + " | ".join(head) + " |",
         "|" + "---|" * len(head),
     ]
     groups = [(k, (k,)) for k in KINDS] + [("listing+collection", KINDS)]
+    groups.append(("portal (pagetype, annotated)", (ANNOTATED,)))
     for name, kinds in groups:
-        for half in ("tune", "unseen", "all"):
+        for half in ("tune", "unseen", "all") if kinds != (ANNOTATED,) else ("all",):
             sel = [s for s in scores if s.kind in kinds and half in ("all", s.half)]
             skip = sum(v for (k, h), v in skipped.items() if k in kinds and half in ("all", h))
             lines.append("| " + " | ".join(_row(name, half, sel, skip)) + " |")
@@ -251,33 +261,44 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     return parser.parse_args(argv)
 
 
+def _pages(limit: int | None) -> Iterator[tuple[str, datasets.Page]]:
+    """(kind, page) of every page scored: wcxb-dev's list kinds, then the
+    annotated pagetype lists."""
+    for kind in KINDS:
+        for page in datasets.load(SET, limit, kinds=kind):
+            yield kind, page
+    for page in list_truth.load()[0][:limit]:
+        yield ANNOTATED, page
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = parse_args(argv)
     limit = args.limit or None
     total = sum(min(datasets.count(SET, kinds=k), limit or 10**9) for k in KINDS)
+    total += min(len(list_truth.annotations()), limit or 10**9)
     scores: list[PageScore] = []
     skipped: Counter[tuple[str, str]] = Counter()
     start, done = time.perf_counter(), 0
-    for kind in KINDS:
-        for page in datasets.load(SET, limit, kinds=kind):
-            done += 1
-            if args.half != "all" and half_of(page.id) != args.half:
-                continue
-            s = score_page(page, args.timeout)
-            if s is None:
-                skipped[(kind, half_of(page.id))] += 1
-            else:
-                scores.append(s)
-                if args.per_page:
-                    print(
-                        f"{kind} {s.id} {s.half} P={s.precision:.2f} R={s.recall:.2f} "
-                        f"rec={s.records} ent={s.entries} "
-                        f"match={s.matched_records}/{s.matched_entries} {s.status}",
-                        file=sys.stderr,
-                    )
-            if not args.quiet and not args.per_page:
-                elapsed = time.perf_counter() - start
-                print(f"\r[{kind}] {done}/{total} pages, {elapsed:.0f} s ", end="", file=sys.stderr)
+    for kind, page in _pages(limit):
+        done += 1
+        if args.half != "all" and half_of(page.id) != args.half:
+            continue
+        s = score_page(page, args.timeout)
+        if s is None:
+            skipped[(kind, half_of(page.id))] += 1
+        else:
+            s.kind = kind
+            scores.append(s)
+            if args.per_page:
+                print(
+                    f"{kind} {s.id} {s.half} P={s.precision:.2f} R={s.recall:.2f} "
+                    f"rec={s.records} ent={s.entries} "
+                    f"match={s.matched_records}/{s.matched_entries} {s.status}",
+                    file=sys.stderr,
+                )
+        if not args.quiet and not args.per_page:
+            elapsed = time.perf_counter() - start
+            print(f"\r[{kind}] {done}/{total} pages, {elapsed:.0f} s ", end="", file=sys.stderr)
     if not args.quiet and not args.per_page:
         print(file=sys.stderr)
     config = "python -m benchmarks.lists " + " ".join(sys.argv[1:] if argv is None else argv)

@@ -1,0 +1,92 @@
+"""Record truth for the real list pages of ``pagetype``, annotated here.
+
+``pagetype`` labels pages list or article but holds no records, and the
+labelled list pages with text truth (wcxb-dev ``collection`` / ``listing``)
+are shop grids and directories whose truth is often a category's buying guide
+or one section, not the records. The I-AWCE seed measured its list extractor
+on news and government portal list pages (网易, 新浪, 国家税务总局, ...);
+``pagetype``'s 19 real list pages are of that kind: portal and fund-company
+sections, rolling news, a forum board, four English tech-news sections.
+
+Their records were annotated for this project by reading each page, without
+sitesift's output at hand (the guideline: ``benchmarks/truth/README.md``):
+one XPath per page selecting one element per entry of the page's main list,
+in ``benchmarks/truth/pagetype_lists.json``. A page's truth is those
+elements' text, one record a line, in page order; a page whose list its
+scripts fill (nothing in the HTML) has no XPath and is left out.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from pathlib import Path
+from typing import Any
+
+from lxml import etree
+from lxml import html as lxml_html
+
+from benchmarks import datasets, metrics
+from benchmarks.extraction import page_input
+
+ANNOTATIONS = Path(__file__).resolve().parent / "truth" / "pagetype_lists.json"
+SET = "pagetype"
+_SKIPPED_TEXT = {"script", "style", "noscript", "template"}
+
+
+def annotations() -> dict[str, dict[str, Any]]:
+    """Page id -> its annotation (``xpath`` null when the list is not in the HTML)."""
+    return json.loads(ANNOTATIONS.read_text(encoding="utf-8"))
+
+
+def element_text(el: Any) -> str:
+    """An element's shown text, whitespace collapsed (scripts and styles left out)."""
+    parts: list[str] = []
+    for node in el.iter():
+        if node is not el and node.tag in _SKIPPED_TEXT:
+            continue
+        if isinstance(node.tag, str) and node.tag not in _SKIPPED_TEXT and node.text:
+            parts.append(node.text)
+        if node is not el and node.tail and node.getparent().tag not in _SKIPPED_TEXT:
+            parts.append(node.tail)
+    return " ".join(" ".join(parts).split())
+
+
+def headline(el: Any) -> str:
+    """A record's headline: its link with the most words (CJK characters
+    counted one by one), or the whole record's text when it has no link.
+    Records are matched by their headlines: the rest of a record (a share
+    menu its CSS hides, a copy of the title for phones) is not all shown."""
+    texts = [element_text(a) for a in el.iter("a")] or [element_text(el)]
+    return max(texts, key=lambda t: len(metrics.shingle_tokens(t)))
+
+
+def annotated_records(html: str, xpath: str) -> list[tuple[str, str]]:
+    """(text, headline) of each element ``xpath`` selects, in document
+    order, empty ones left out."""
+    tree = lxml_html.fromstring(html)
+    found = tree.xpath(xpath)
+    order = {el: i for i, el in enumerate(tree.iter())}
+    elements = sorted((el for el in found if isinstance(el, etree._Element)), key=order.__getitem__)
+    return [(text, headline(el)) for el in elements if (text := element_text(el))]
+
+
+def load() -> tuple[list[datasets.Page], list[str]]:
+    """The annotated list pages, their ``truth_text`` the records (one a
+    line), ``truth["records"]`` the list of them and ``truth["headlines"]``
+    their headlines; and the ids left out (list not in the HTML)."""
+    notes = annotations()
+    pages: list[datasets.Page] = []
+    left_out: list[str] = []
+    for page in datasets.load(SET, kinds="list"):
+        note = notes.get(page.id)
+        if note is None:
+            continue
+        if not note.get("xpath"):
+            left_out.append(page.id)
+            continue
+        records = annotated_records(page_input(page), note["xpath"])
+        texts = [text for text, _ in records]
+        truth = {**page.truth, "records": texts, "headlines": [h for _, h in records]}
+        pages.append(dataclasses.replace(page, truth=truth, truth_text="\n".join(texts)))
+    return pages, left_out

@@ -1,0 +1,63 @@
+"""The annotated record truth of pagetype's list pages (benchmarks.list_truth)."""
+
+from __future__ import annotations
+
+import pytest
+
+from benchmarks import datasets, list_truth
+from benchmarks.extraction import page_input
+from benchmarks.lists import score_page
+
+PAGE = (
+    "<html><body><ul id='news'>"
+    "<li><a href='/2'><img alt='pic'></a><h3><a href='/2'>第二条新闻标题</a></h3>"
+    "<span>08-02</span><script>track()</script>"
+    "<div class='share'><a>微信</a><a>微博</a></div></li>"
+    "<li><a href='/1'>First story's headline</a> <em>Aug 1</em></li>"
+    "<li>   </li>"
+    "<li>An entry without a link</li>"
+    "</ul></body></html>"
+)
+
+
+def test_records_are_the_selected_elements_text_in_page_order() -> None:
+    # a union selecting the last item first still yields page order; an
+    # empty item is no record; script text is not shown text
+    xpath = "//ul[@id='news']/li[position() > 1] | //ul[@id='news']/li[1]"
+    records = list_truth.annotated_records(PAGE, xpath)
+    assert [text for text, _ in records] == [
+        "第二条新闻标题 08-02 微信 微博",
+        "First story's headline Aug 1",
+        "An entry without a link",
+    ]
+
+
+def test_a_records_headline_is_its_wordiest_link() -> None:
+    # CJK characters count one by one: the title beats the share links;
+    # a record without a link is its own headline
+    records = list_truth.annotated_records(PAGE, "//ul[@id='news']/li")
+    assert [headline for _, headline in records] == [
+        "第二条新闻标题",
+        "First story's headline",
+        "An entry without a link",
+    ]
+
+
+@pytest.mark.skipif(datasets.datasets_dir() is None, reason="shared datasets folder not found")
+def test_every_annotation_selects_the_records_its_annotator_counted() -> None:
+    notes = list_truth.annotations()
+    pages, left_out = list_truth.load()
+    assert len(pages) + len(left_out) == len(notes) == 19
+    for page in pages:
+        assert len(page.truth["records"]) == notes[page.id]["records"], page.id
+        first = "".join(page.truth_text.split("\n")[0].split())
+        assert first.startswith("".join(notes[page.id]["first"].split())[:20]), page.id
+
+
+@pytest.mark.skipif(datasets.datasets_dir() is None, reason="shared datasets folder not found")
+def test_an_annotated_page_is_scored_by_its_headlines() -> None:
+    page = next(p for p in list_truth.load()[0] if p.id.endswith("rolling_news"))
+    assert page_input(page)  # decodes
+    score = score_page(page, timeout=20)
+    assert score is not None and score.entries == len(page.truth["headlines"]) == 40
+    assert 0.0 <= score.precision <= 1.0 and 0.0 <= score.recall <= 1.0
