@@ -40,14 +40,13 @@ def annotations() -> dict[str, dict[str, Any]]:
 
 
 def element_text(el: Any) -> str:
-    """An element's shown text, whitespace collapsed (scripts and styles left out)."""
+    """An element's shown text, whitespace collapsed (the text of scripts and
+    styles left out, what follows them kept)."""
     parts: list[str] = []
     for node in el.iter():
-        if node is not el and node.tag in _SKIPPED_TEXT:
-            continue
         if isinstance(node.tag, str) and node.tag not in _SKIPPED_TEXT and node.text:
             parts.append(node.text)
-        if node is not el and node.tail and node.getparent().tag not in _SKIPPED_TEXT:
+        if node is not el and node.tail:
             parts.append(node.tail)
     return " ".join(" ".join(parts).split())
 
