@@ -62,11 +62,9 @@ def headline(el: Any) -> str:
 
 def annotated_records(html: str, xpath: str) -> list[tuple[str, str]]:
     """(text, headline) of each element ``xpath`` selects, in document
-    order, empty ones left out."""
-    tree = lxml_html.fromstring(html)
-    found = tree.xpath(xpath)
-    order = {el: i for i, el in enumerate(tree.iter())}
-    elements = sorted((el for el in found if isinstance(el, etree._Element)), key=order.__getitem__)
+    order (an XPath node-set's, unions included), empty ones left out."""
+    found = lxml_html.fromstring(html).xpath(xpath)
+    elements = [el for el in found if isinstance(el, etree._Element)]
     return [(text, headline(el)) for el in elements if (text := element_text(el))]
 
 
