@@ -47,9 +47,9 @@ __all__ = [
 
 # The record group the model's features describe: the weights were fitted on
 # find_records with these list parameters (the list extractor's defaults
-# before its no-link penalty and section split); change them only with a
-# refit.
-RECORD_PARAMS = ListParams(no_link_penalty=1.0, split_sections=0.0)
+# before its no-link penalty, section split and joined record parts); change
+# them only with a refit.
+RECORD_PARAMS = ListParams(no_link_penalty=1.0, split_sections=0.0, max_lift=4, join_parts=False)
 
 _PARA_TAGS = (
     "p",

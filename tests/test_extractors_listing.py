@@ -118,6 +118,59 @@ def test_lift_stops_where_parents_are_shared() -> None:
     assert {el.tag for el in lifted} == {"li"}
 
 
+def _split_cards(n: int = 5) -> str:
+    """Cards laid out as an image box and a text box, the author's name at
+    one depth in both (one copy per screen size): the name's group lifts
+    into halves."""
+    cards = "".join(
+        "<div class='card'>"
+        f"<div class='img-box'><div><div><a href='/u/{i}'><span class='name'>Author {i}</span>"
+        "</a></div></div></div>"
+        f"<div class='text-box'><div><h3><a href='/p/{i}'>The story number {i} of the feed</a>"
+        f"</h3><div><a href='/u/{i}'><span class='name'>Author {i}</span></a></div></div></div>"
+        "</div>"
+        for i in range(n)
+    )
+    return f"<div class='feed'>{cards}</div>"
+
+
+def test_lift_joins_the_parts_of_one_record() -> None:
+    doc = as_document(_page(_split_cards()))
+    names = list(doc.body.iter("span"))
+    lifted = lift(names, 5, doc.body)
+    assert [el.get("class") for el in lifted] == ["card"] * 5
+    halves = lift(names, 5, doc.body, join_parts=False)
+    assert {el.get("class") for el in halves} == {"img-box", "text-box"}
+
+
+def test_lift_keeps_a_parents_items_apart() -> None:
+    # One parent's items of distinct kinds are a list, not the parts of one
+    # record: at least min_records parents must each hold the same run.
+    items = (
+        "<li class='a'><a href='/1'>First item here</a></li><li class='b'><a href='/2'>x</a></li>"
+    )
+    doc = as_document(_page(f"<ul>{items}</ul>"))
+    lifted = lift(list(doc.body.iter("a")), 5, doc.body)
+    assert [el.tag for el in lifted] == ["li", "li"]
+
+
+def test_records_of_split_cards_are_whole_cards() -> None:
+    result = extract(_page(MENU + _split_cards(6)), url="http://x.com/")
+    assert len(result.records) == 6
+    assert result.records[0].title == "The story number 0 of the feed"
+    assert result.records[0].text.startswith("Author 0")
+
+
+def test_shared_style_names_are_not_share_bars() -> None:
+    html = (
+        "<div><h2 class='ContentSystem-shared-styles__Header'>Ankle socks</h2>"
+        "<p class='ContentSystem-shared-styles__Body'>Comfy cover.</p>"
+        "<div class='share-bar'>Share on X</div><div class='socialIcons'>Like</div></div>"
+    )
+    doc = as_document(_page(html))
+    assert record_text(doc.body.find(".//div")) == "Ankle socks Comfy cover."
+
+
 def test_short_link_only_menu_is_not_a_list_of_records() -> None:
     # The same menu without a <nav> container: short link-only entries lose
     # against three real records.
