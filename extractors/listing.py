@@ -112,6 +112,13 @@ class Params:
     min_distinct: float = 0.5
     # Also score a group merged with its template's groups at other depths.
     merge_templates: bool = True
+    # A group whose members sit under several parents is split into lists
+    # where the parents' entries are made of different kinds of elements:
+    # two parents' entries belong to one list when the kinds inside most of
+    # them (tag and class) share at least this part of their union (see
+    # _lists_of). Not in the seed (its key is depth and class).
+    split_lists: bool = True
+    same_list: float = 0.5
     # Record text (not in the seed, whose output is the group's text): a
     # part of a record whose text repeats a part already written (the title
     # of an image link, then of the heading; a card's copy for another
@@ -530,7 +537,7 @@ def _find_records(doc: Document, params: Params) -> list[etree._Element]:
     best: _Candidate | None = None
     seen: set[tuple[int, ...]] = set()
     for group in groups[: params.top_n]:
-        options = [group.members]
+        options = _lists_of(group.members, params) if params.split_lists else [group.members]
         same = by_template.get(group.key[1:], [])
         if params.merge_templates and len(same) > 1:
             options.append(_merge(doc, group, same, params.min_records))
@@ -550,6 +557,56 @@ def _find_records(doc: Document, params: Params) -> list[etree._Element]:
     if params.split_sections:
         return _split_sections(doc, best.records, params)
     return best.records
+
+
+def _lists_of(members: list[etree._Element], params: Params) -> list[list[etree._Element]]:
+    """A group's members split into the lists they belong to. The members
+    under one parent holding at least ``min_records`` of them are one list's
+    entries; two such parents' entries belong to one list when they are made
+    of mostly the same kinds of elements (tag and class of the elements
+    inside them: a river of stories with author, time and tags is not a
+    sidebar of bare headlines sharing their class). Members of smaller
+    parents (one card per grid cell) join the list whose kinds they share
+    most, if alike. The group itself when it forms one list; else its
+    lists."""
+    by_parent: dict[etree._Element, list[etree._Element]] = {}
+    for m in members:
+        by_parent.setdefault(m.getparent(), []).append(m)
+    big = [e for e in by_parent.values() if len(e) >= params.min_records]
+    if len(big) < 2:
+        return [members]
+    lists: list[tuple[frozenset[tuple[str, str]], list[etree._Element]]] = []
+    for entries in big:
+        inside = _inner_kinds(entries)
+        found = next(
+            (found for kinds, found in lists if _alike(kinds, inside) >= params.same_list), None
+        )
+        if found is None:
+            lists.append((inside, list(entries)))
+        else:
+            found.extend(entries)
+    if len(lists) == 1:
+        return [members]
+    for entries in by_parent.values():
+        if len(entries) < params.min_records:
+            inside = _inner_kinds(entries)
+            kinds, found = max(lists, key=lambda kf: _alike(kf[0], inside))
+            if _alike(kinds, inside) >= params.same_list:
+                found.extend(entries)
+    return [sorted(found, key=members.index) for _, found in lists]
+
+
+def _inner_kinds(entries: list[etree._Element]) -> frozenset[tuple[str, str]]:
+    """The kinds (tag, class) of element found inside most of the entries."""
+    counts: Counter[tuple[str, str]] = Counter()
+    for e in entries:
+        counts.update({_kind(d) for d in e.iterdescendants(etree.Element)})
+    return frozenset(k for k, n in counts.items() if 2 * n >= len(entries))
+
+
+def _alike(a: frozenset[tuple[str, str]], b: frozenset[tuple[str, str]]) -> float:
+    """The share of two sets of kinds in their union (1 for two empty sets)."""
+    return len(a & b) / len(a | b) if a or b else 1.0
 
 
 def _entry_run(doc: Document, record: etree._Element) -> list[etree._Element]:

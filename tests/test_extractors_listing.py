@@ -13,6 +13,7 @@ from extractors.awce import extract as extract_article
 from extractors.document import as_document
 from extractors.listing import (
     Params,
+    _lists_of,
     _nav_words,
     extract,
     find_date,
@@ -159,6 +160,44 @@ def test_records_of_split_cards_are_whole_cards() -> None:
     assert len(result.records) == 6
     assert result.records[0].title == "The story number 0 of the feed"
     assert result.records[0].text.startswith("Author 0")
+
+
+def _river_and_sidebar() -> str:
+    """A river of stories and a sidebar of bare headlines: one class, one
+    depth, one parent tag, two lists."""
+    river = "".join(
+        f"<div class='item'><h3><a href='/s/{i}'>Story {i} of the river, a headline</a></h3>"
+        f"<p class='summary'>What happened in story {i}, told in a sentence or two.</p>"
+        f"<span class='author'>Reporter {i}</span></div>"
+        for i in range(6)
+    )
+    side = "".join(
+        f"<div class='item'><a href='/hot/{i}'>Most read headline number {i} today</a></div>"
+        for i in range(8)
+    )
+    return f"<div class='main'><div class='river'>{river}</div><div class='side'>{side}</div></div>"
+
+
+def test_a_sidebar_sharing_the_rivers_class_is_another_list() -> None:
+    html = _page(MENU + _river_and_sidebar())
+    result = extract(html, url="http://x.com/")
+    assert [r.url for r in result.records] == [f"http://x.com/s/{i}" for i in range(6)]
+    joined = extract(html, url="http://x.com/", split_lists=False)
+    assert len(joined.records) == 14
+
+
+def test_cells_of_one_grid_stay_one_list() -> None:
+    # Cards one per grid cell, with and without a badge: no parent holds a
+    # list of its own, so nothing is split.
+    cells = "".join(
+        f"<div class='cell'><div class='card'><a href='/p/{i}'>Product number {i} name</a>"
+        + ("<span class='badge'>Sale</span>" if i % 2 else "")
+        + "</div></div>"
+        for i in range(8)
+    )
+    doc = as_document(_page(f"<div class='grid'>{cells}</div>"))
+    cards = [el for el in doc.body.iter("div") if el.get("class") == "card"]
+    assert _lists_of(cards, Params()) == [cards]
 
 
 def test_shared_style_names_are_not_share_bars() -> None:
