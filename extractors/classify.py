@@ -47,10 +47,15 @@ __all__ = [
 
 # The record group the model's features describe: the weights were fitted on
 # find_records with these list parameters (the list extractor's defaults
-# before its no-link penalty, section split, joined record parts and split
-# lists); change them only with a refit.
+# before its no-link penalty, section split, joined record parts, split
+# lists and page wrappers); change them only with a refit.
 RECORD_PARAMS = ListParams(
-    no_link_penalty=1.0, split_sections=0.0, max_lift=4, join_parts=False, split_lists=False
+    no_link_penalty=1.0,
+    split_sections=0.0,
+    max_lift=4,
+    join_parts=False,
+    split_lists=False,
+    wrapper_share=1.0,
 )
 
 _PARA_TAGS = (

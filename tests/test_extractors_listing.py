@@ -200,6 +200,28 @@ def test_cells_of_one_grid_stay_one_list() -> None:
     assert _lists_of(cards, Params()) == [cards]
 
 
+def test_a_navigation_named_wrapper_of_the_page_is_not_chrome() -> None:
+    # A forum board: the thread table sits in a box whose id reads as
+    # navigation but which holds nearly all of the page; as chrome, the
+    # site's footer lines would win.
+    rows = "".join(
+        f"<tbody><tr><th><a href='/t/{i}'>Thread number {i}: a question about the game</a></th>"
+        f"<td>player{i}</td><td>{i + 3} 天前</td><td>{i * 7} replies</td></tr></tbody>"
+        for i in range(12)
+    )
+    menu = "<ul>" + "".join(f"<li><a href='/f/{i}'>Board {i} name</a></li>" for i in range(6))
+    footer = "".join(
+        f"<div><a href='/about/{i}'>About us</a> Company line {i}: address, licence and phone</div>"
+        for i in range(3)
+    )
+    html = _page(f"<div id='boardnav'>{menu}</ul><table>{rows}</table></div>{footer}")
+    result = extract(html, url="http://bbs.x.cn/")
+    assert len(result.records) == 12
+    assert result.records[0].url == "http://bbs.x.cn/t/0"
+    chrome = extract(html, url="http://bbs.x.cn/", wrapper_share=1.0)
+    assert len(chrome.records) != 12
+
+
 def test_shared_style_names_are_not_share_bars() -> None:
     html = (
         "<div><h2 class='ContentSystem-shared-styles__Header'>Ankle socks</h2>"
