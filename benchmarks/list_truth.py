@@ -14,11 +14,18 @@ one XPath per page selecting one element per entry of the page's main list,
 in ``benchmarks/truth/pagetype_lists.json``. A page's truth is those
 elements' text, one record a line, in page order; a page whose list its
 scripts fill (nothing in the HTML) has no XPath and is left out.
+
+``pagetype``'s 164 list pages from NEXT-EVAL (Web data record extraction,
+NeurIPS 2025; github.com/wordbricks/next-eval, MIT) come with that
+benchmark's own record truth: one XPath per record, copied unchanged into
+``benchmarks/truth/next_eval_records.json.gz`` (see its ``source``). They are
+loaded the same way (:func:`load_next_eval`).
 """
 
 from __future__ import annotations
 
 import dataclasses
+import gzip
 import json
 from pathlib import Path
 from typing import Any
@@ -30,6 +37,7 @@ from benchmarks import datasets, metrics
 from benchmarks.extraction import page_input
 
 ANNOTATIONS = Path(__file__).resolve().parent / "truth" / "pagetype_lists.json"
+NEXT_EVAL = ANNOTATIONS.with_name("next_eval_records.json.gz")
 SET = "pagetype"
 _SKIPPED_TEXT = {"script", "style", "noscript", "template"}
 
@@ -51,13 +59,18 @@ def element_text(el: Any) -> str:
     return " ".join(" ".join(parts).split())
 
 
-def headline(el: Any) -> str:
+def headline(*elements: Any) -> str:
     """A record's headline: its link with the most words (CJK characters
-    counted one by one), or the whole record's text when it has no link.
-    Records are matched by their headlines: the rest of a record (a share
-    menu its CSS hides, a copy of the title for phones) is not all shown."""
-    texts = [element_text(a) for a in el.iter("a")] or [element_text(el)]
-    return max(texts, key=lambda t: len(metrics.shingle_tokens(t)))
+    counted one by one), or the whole record's text when it has no link
+    with words. Records are matched by their headlines: the rest of a record
+    (a share menu its CSS hides, a copy of the title for phones) is not all
+    shown."""
+    links = [
+        t for el in elements for a in el.iter("a") if metrics.shingle_tokens(t := element_text(a))
+    ]
+    return max(links, key=lambda t: len(metrics.shingle_tokens(t)), default=None) or " ".join(
+        t for el in elements if (t := element_text(el))
+    )
 
 
 def annotated_records(html: str, xpath: str) -> list[tuple[str, str]]:
@@ -66,6 +79,67 @@ def annotated_records(html: str, xpath: str) -> list[tuple[str, str]]:
     found = lxml_html.fromstring(html).xpath(xpath)
     elements = [el for el in found if isinstance(el, etree._Element)]
     return [(text, headline(el)) for el in elements if (text := element_text(el))]
+
+
+def next_eval_xpaths() -> dict[str, list[list[str]]]:
+    """Page id -> each record's absolute XPaths (most records are one
+    element, some several), in NEXT-EVAL's order."""
+    data = json.loads(gzip.decompress(NEXT_EVAL.read_bytes()))
+    out = {}
+    for page_id, entry in data["pages"].items():
+        head = "/html" + entry["prefix"]
+        out[page_id] = [
+            [head + rest] if isinstance(rest, str) else [head + r for r in rest]
+            for rest in entry["records"]
+        ]
+    return out
+
+
+def records_at(html: str, records: list[list[str]]) -> list[tuple[str, str]] | None:
+    """(text, headline) of each record given as the XPaths of its elements
+    (the first element each selects): their texts joined, the headline the
+    wordiest link among them (or the text); blank records left out. None
+    when an XPath selects nothing: the truth was not written on this
+    document (a few NEXT-EVAL pages hold XPaths of another DOM)."""
+    tree = lxml_html.fromstring(html).getroottree()
+    out = []
+    for xpaths in records:
+        elements = []
+        for xpath in xpaths:
+            found = [el for el in tree.xpath(xpath) if isinstance(el, etree._Element)]
+            if not found:
+                return None
+            elements.append(found[0])
+        text = " ".join(t for el in elements if (t := element_text(el)))
+        if text:
+            out.append((text, headline(*elements)))
+    return out
+
+
+def _with_records(page: datasets.Page, records: list[tuple[str, str]]) -> datasets.Page:
+    texts = [text for text, _ in records]
+    truth = {**page.truth, "records": texts, "headlines": [h for _, h in records]}
+    return dataclasses.replace(page, truth=truth, truth_text="\n".join(texts))
+
+
+def load_next_eval(limit: int | None = None) -> tuple[list[datasets.Page], list[str]]:
+    """pagetype's NEXT-EVAL list pages with their records as :func:`load`
+    gives them (the first ``limit`` of them), and the ids left out (an
+    XPath of their truth selects nothing on the page)."""
+    xpaths = next_eval_xpaths()
+    pages: list[datasets.Page] = []
+    left_out: list[str] = []
+    for page in datasets.load(SET, kinds="list"):
+        if limit is not None and len(pages) >= limit:
+            break
+        if page.id not in xpaths:
+            continue
+        records = records_at(page_input(page), xpaths[page.id])
+        if records is None:
+            left_out.append(page.id)
+        else:
+            pages.append(_with_records(page, records))
+    return pages, left_out
 
 
 def load() -> tuple[list[datasets.Page], list[str]]:
@@ -82,8 +156,5 @@ def load() -> tuple[list[datasets.Page], list[str]]:
         if not note.get("xpath"):
             left_out.append(page.id)
             continue
-        records = annotated_records(page_input(page), note["xpath"])
-        texts = [text for text, _ in records]
-        truth = {**page.truth, "records": texts, "headlines": [h for _, h in records]}
-        pages.append(dataclasses.replace(page, truth=truth, truth_text="\n".join(texts)))
+        pages.append(_with_records(page, annotated_records(page_input(page), note["xpath"])))
     return pages, left_out

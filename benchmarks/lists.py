@@ -5,10 +5,11 @@
     python -m benchmarks.lists --per-page    # also one line per page on stderr
 
 Pages: wcxb-dev pages whose ``page_type`` is ``listing`` or ``collection``
-(their human-reviewed main text is the list, entries as lines), and the real
+(their human-reviewed main text is the list, entries as lines), the real
 list pages of ``pagetype`` (portal sections, rolling news, a forum board),
-whose records were annotated for this project (:mod:`benchmarks.list_truth`):
-there every annotated record's headline is an entry.
+whose records were annotated for this project (:mod:`benchmarks.list_truth`),
+and ``pagetype``'s NEXT-EVAL list pages with that benchmark's record truth:
+on those two every record's headline is an entry.
 
 Truth entries. A truth line is an *entry* when it is a record's headline: its
 tokens (:func:`benchmarks.metrics.shingle_tokens`: lower-cased ``\\w+``, each
@@ -65,6 +66,7 @@ from extractors.result import Record
 SET = "wcxb-dev"
 KINDS: tuple[str, ...] = ("listing", "collection")
 ANNOTATED = "portal"  # pagetype's real list pages, records annotated (benchmarks.list_truth)
+NEXT_EVAL = "next-eval"  # pagetype's NEXT-EVAL list pages, that benchmark's record truth
 MIN_ENTRIES = 3  # fewer headline lines: the truth's list is not one of links
 LEAD = 3  # tokens a headline may follow in its link's text (a badge, "New")
 LABEL_REPEATS = 3  # a line this frequent in the truth is a label, not a headline
@@ -232,12 +234,15 @@ def render(scores: list[PageScore], skipped: Counter[tuple[str, str]], config: s
         "- tune: even ids (what the extractor was tuned on); unseen: odd ids.",
         "- portal: the real list pages of pagetype, their records annotated by reading",
         "  each page (benchmarks/truth/README.md); an entry is a record's headline there.",
+        "- next-eval: pagetype's NEXT-EVAL list pages with that benchmark's record truth",
+        "  (one XPath per record); entries are the records' headlines as for portal.",
         "",
         "| " + " | ".join(head) + " |",
         "|" + "---|" * len(head),
     ]
     groups = [(k, (k,)) for k in KINDS] + [("listing+collection", KINDS)]
     groups.append(("portal (pagetype, annotated)", (ANNOTATED,)))
+    groups.append(("next-eval (pagetype, its record truth)", (NEXT_EVAL,)))
     for name, kinds in groups:
         for half in ("tune", "unseen", "all") if kinds != (ANNOTATED,) else ("all",):
             sel = [s for s in scores if s.kind in kinds and half in ("all", s.half)]
@@ -269,6 +274,8 @@ def _pages(limit: int | None) -> Iterator[tuple[str, datasets.Page]]:
             yield kind, page
     for page in list_truth.load()[0][:limit]:
         yield ANNOTATED, page
+    for page in list_truth.load_next_eval(limit)[0]:
+        yield NEXT_EVAL, page
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -276,6 +283,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     limit = args.limit or None
     total = sum(min(datasets.count(SET, kinds=k), limit or 10**9) for k in KINDS)
     total += min(len(list_truth.annotations()), limit or 10**9)
+    total += min(len(list_truth.next_eval_xpaths()), limit or 10**9)
     scores: list[PageScore] = []
     skipped: Counter[tuple[str, str]] = Counter()
     start, done = time.perf_counter(), 0

@@ -61,3 +61,32 @@ def test_an_annotated_page_is_scored_by_its_headlines() -> None:
     score = score_page(page, timeout=20)
     assert score is not None and score.entries == len(page.truth["headlines"]) == 40
     assert 0.0 <= score.precision <= 1.0 and 0.0 <= score.recall <= 1.0
+
+
+def test_records_at_follows_the_xpaths_order_and_skips_blank_records() -> None:
+    xpaths = [
+        ["/html/body/ul/li[2]"],
+        ["/html/body/ul/li[1]"],
+        ["/html/body/ul/li[3]"],  # blank: no record
+        ["/html/body/ul/li[4]", "/html/body/ul/li[2]/em"],  # a record of two elements
+    ]
+    assert list_truth.records_at(PAGE, xpaths) == [
+        ("First story's headline Aug 1", "First story's headline"),
+        ("第二条新闻标题 08-02 微信 微博", "第二条新闻标题"),
+        ("An entry without a link Aug 1", "An entry without a link Aug 1"),
+    ]
+    # an XPath that selects nothing: the truth is not of this document
+    assert list_truth.records_at(PAGE, [["/html/body/ul/li[9]"]]) is None
+
+
+@pytest.mark.skipif(datasets.datasets_dir() is None, reason="shared datasets folder not found")
+def test_next_eval_truth_selects_its_records_on_the_pages() -> None:
+    # NEXT-EVAL's XPaths were written on these saved pages: all but a few
+    # (XPaths of another DOM) must select every record.
+    xpaths = list_truth.next_eval_xpaths()
+    pages, left_out = list_truth.load_next_eval()
+    assert len(pages) + len(left_out) == len(xpaths) > 150
+    assert len(left_out) <= 3
+    for page in pages:
+        assert len(page.truth["records"]) >= len(xpaths[page.id]) - 1, page.id
+        assert all(page.truth["headlines"]), page.id
