@@ -27,6 +27,7 @@ from __future__ import annotations
 import dataclasses
 import gzip
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -40,6 +41,10 @@ ANNOTATIONS = Path(__file__).resolve().parent / "truth" / "pagetype_lists.json"
 NEXT_EVAL = ANNOTATIONS.with_name("next_eval_records.json.gz")
 SET = "pagetype"
 _SKIPPED_TEXT = {"script", "style", "noscript", "template"}
+# The common class names of text read to screen readers but not shown.
+_SCREEN_READER = re.compile(
+    r"(?:^|\s)(?:sr-only|visually-?hidden|screen-?reader-(?:text|only))(?:\s|$)", re.I
+)
 
 
 def annotations() -> dict[str, dict[str, Any]]:
@@ -48,15 +53,27 @@ def annotations() -> dict[str, dict[str, Any]]:
 
 
 def element_text(el: Any) -> str:
-    """An element's shown text, whitespace collapsed (the text of scripts and
-    styles left out, what follows them kept)."""
+    """An element's shown text, whitespace collapsed: the text of scripts,
+    styles and screen-reader-only labels (``sr-only``, ``visually-hidden``,
+    ``screen-reader-text``: read aloud, not shown) left out, what follows
+    them kept."""
     parts: list[str] = []
-    for node in el.iter():
-        if isinstance(node.tag, str) and node.tag not in _SKIPPED_TEXT and node.text:
+    stack: list[tuple[Any, bool]] = [(el, False)]
+    while stack:
+        node, done = stack.pop()
+        if done or not isinstance(node.tag, str) or _unshown(node):
+            if node is not el and node.tail:
+                parts.append(node.tail)
+            continue
+        if node.text:
             parts.append(node.text)
-        if node is not el and node.tail:
-            parts.append(node.tail)
+        stack.append((node, True))
+        stack.extend((child, False) for child in reversed(node))
     return " ".join(" ".join(parts).split())
+
+
+def _unshown(node: Any) -> bool:
+    return node.tag in _SKIPPED_TEXT or bool(_SCREEN_READER.search(node.get("class") or ""))
 
 
 def headline(*elements: Any) -> str:

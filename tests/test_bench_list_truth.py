@@ -88,5 +88,18 @@ def test_next_eval_truth_selects_its_records_on_the_pages() -> None:
     assert len(pages) + len(left_out) == len(xpaths) > 150
     assert len(left_out) <= 3
     for page in pages:
-        assert len(page.truth["records"]) >= len(xpaths[page.id]) - 1, page.id
+        # a record may be blank: an empty cell, a screen-reader label
+        assert len(page.truth["records"]) >= 0.95 * len(xpaths[page.id]), page.id
         assert all(page.truth["headlines"]), page.id
+
+
+def test_screen_reader_labels_are_not_shown_text() -> None:
+    html = (
+        "<html><body><div class='card'><a href='/50'><span class='screen-reader-only'>"
+        "Link to the story about the election</span></a>"
+        "<h3><a href='/50'>Upcoming Election</a></h3><span class='sr-only'>Rated</span> 4 stars"
+        "</div></body></html>"
+    )
+    assert list_truth.annotated_records(html, "//div[@class='card']") == [
+        ("Upcoming Election 4 stars", "Upcoming Election")
+    ]
