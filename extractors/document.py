@@ -243,8 +243,15 @@ def named_boxes(doc: Document) -> list[tuple[etree._Element, str]]:
 
 def _is_hidden(el: etree._Element) -> bool:
     """Hidden by an attribute, inline style or a framework's hide class, or
-    marked by a class as no content (:data:`_MARKED_NOT_CONTENT`)."""
-    if el.get("hidden") is not None or el.get("aria-hidden") == "true":
+    marked by a class as no content (:data:`_MARKED_NOT_CONTENT`).
+    ``aria-hidden`` hides a box from screen readers, not from view: icons and
+    decorations are dropped with it, but a link so marked is a visible copy
+    (a card's title link beside its image link), and a box that also has an
+    ``aria-label`` is shown content read aloud by that label (a price shown
+    as "$129.99 $89.50", labelled "Original price: ..."): both stay."""
+    if el.get("hidden") is not None or (
+        el.get("aria-hidden") == "true" and el.tag != "a" and el.get("aria-label") is None
+    ):
         return True
     style = el.get("style")
     if style and _HIDDEN_STYLE.search(style):

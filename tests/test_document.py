@@ -467,3 +467,20 @@ def test_a_page_over_the_budget_is_cut_and_says_so() -> None:
     doc = as_document(scripted)
     assert not doc.cut_short and "A short page." in "".join(doc.body.itertext())
     assert not as_document("<p>A short page.</p>").cut_short
+
+
+def test_aria_hidden_hides_icons_but_not_a_links_visible_copy() -> None:
+    # aria-hidden keeps a box from screen readers, not from view: a card's
+    # title link so marked (its image link names the card already) is shown,
+    # and so is a box read aloud by its own aria-label.
+    doc = as_document(
+        "<html><body><div class='card'><a href='/p/1'><img alt='Teacher post'></a>"
+        "<a aria-hidden='true' href='/p/1'>Elementary School Teacher</a>"
+        "<span aria-hidden='true'>★★★★</span> <span>4.2 stars</span>"
+        "<p aria-hidden='true' aria-label='Original price: $129.99, now $89.50'>"
+        "<s>$129.99</s> $89.50</p></div></body></html>"
+    )
+    text = " ".join(doc.body.itertext())
+    assert "Elementary School Teacher" in text
+    assert "★" not in text and "4.2 stars" in text
+    assert "$89.50" in text  # shown, and read aloud by its label
