@@ -409,10 +409,10 @@ def _in_navigation(doc: Document, el: etree._Element, wrapper_share: float) -> b
             found = seen
             break
         path.append(node)
+        if _is_main(node):  # neither it nor what holds it is chrome by its name
+            break
         if _chrome(doc, node, wrapper):
             found = True
-            break
-        if _is_main(node):
             break
         node = node.getparent()
     for node in path:

@@ -222,6 +222,21 @@ def test_a_navigation_named_wrapper_of_the_page_is_not_chrome() -> None:
     assert len(chrome.records) != 12
 
 
+def test_a_main_element_named_as_navigation_is_not_chrome() -> None:
+    # <main class="js_navContinua">: the page's declared main content, so
+    # its stories are not scaled down as navigation (else the footer's
+    # lines would win).
+    footer = "".join(
+        f"<div><a href='/about/{i}'>About us</a> Company line {i}: address, licence and phone</div>"
+        for i in range(3)
+    )
+    html = _page(
+        MENU + f"<main class='main js_navContinua'>{_entries(8, dated=False)}</main>{footer}"
+    )
+    result = extract(html, url="http://x.com/")
+    assert len(result.records) == 8 and "Headline" in result.records[0].text
+
+
 def test_shared_style_names_are_not_share_bars() -> None:
     html = (
         "<div><h2 class='ContentSystem-shared-styles__Header'>Ankle socks</h2>"
