@@ -493,8 +493,9 @@ def _score(
 def _choice_holders(doc: Document) -> dict[etree._Element, int]:
     """The elements with a checkbox or radio button inside (or that are one),
     each with the longest text of the control's label (its first ancestor
-    with text): filter facets, not records, when that label is most of their
-    text; a product card's "Compare" box is a small part of it. Found once
+    with text), or with a button inside and its text: filter facets and
+    chips, not records, when that label is most of their text; a product
+    card's "Compare" box or "Add to cart" button is a small part of it. Found once
     per page from its few inputs rather than by a search of every candidate
     record's subtree."""
 
@@ -508,6 +509,12 @@ def _choice_holders(doc: Document) -> dict[etree._Element, int]:
             label = next((stats[a].text_len for a in chain if a in stats and stats[a].text_len), 0)
             for a in chain:
                 holders[a] = max(holders.get(a, 0), label)
+        # A button's text is its own label (filter chips, sort options).
+        for b in doc.root.iter("button"):
+            label = stats[b].text_len if b in stats else 0
+            if label:
+                for a in (b, *b.iterancestors()):
+                    holders[a] = max(holders.get(a, 0), label)
         return holders
 
     return doc.derived(("listing", "choice_holders"), compute)

@@ -237,6 +237,17 @@ def test_a_main_element_named_as_navigation_is_not_chrome() -> None:
     assert len(result.records) == 8 and "Headline" in result.records[0].text
 
 
+def test_filter_chips_made_of_buttons_are_not_records() -> None:
+    chips = "".join(
+        f"<div class='chip'><button type='button'>Seats {i}-{i + 1} adults, any size of car"
+        "</button></div>"
+        for i in range(30)
+    )
+    html = _page(f"<div class='filters'>{chips}</div>" + _entries(3, dated=False))
+    records = extract(html, url="http://x.com/").records
+    assert [r.url for r in records] == [f"http://x.com/news/{i}.html" for i in range(3)]
+
+
 def test_shared_style_names_are_not_share_bars() -> None:
     html = (
         "<div><h2 class='ContentSystem-shared-styles__Header'>Ankle socks</h2>"
