@@ -19,7 +19,8 @@ so that a record carries its link, title, date and snippet together.
 
 Class/id words are matched as whole parts ("main-nav", not "unavailable"),
 and nothing inside ``<main>`` is chrome because of a wrapper's class. Groups
-of checkbox/radio entries (filter facets) count as navigation; groups whose
+of checkbox/radio entries or buttons (filter facets and chips) count as
+navigation; groups whose
 texts mostly repeat (font probes, cloned carousels) are scaled down. One card
 template nested at several depths (sections of a front page) is also scored
 as one merged group. A record's text leaves out screen-reader-only labels
