@@ -31,8 +31,12 @@ mostly without links (FAQ paragraphs) are scaled down, and chosen records
 that are sections of linked entries (a letter's or a category's links) give
 way to their entries. A record drawn twice (same text and link: a cloned
 carousel slide, a copy for another screen size) is kept once, in its fuller
-form when the copy beside it has fewer words. Record and benchmark:
-``python -m benchmarks.lists``.
+form when the copy beside it has fewer words. Members that lift into
+parts of one record (a card's image box and text box) move up to the card;
+a group whose parents hold lists made of different kinds of elements (a
+river beside a sidebar sharing its class) is scored list by list; a box
+named as navigation that holds most of the page is a wrapper, not chrome.
+Record and benchmark: ``python -m benchmarks.lists``.
 """
 
 from __future__ import annotations
