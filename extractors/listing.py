@@ -20,8 +20,8 @@ so that a record carries its link, title, date and snippet together.
 Class/id words are matched as whole parts ("main-nav", not "unavailable"),
 and nothing inside ``<main>`` is chrome because of a wrapper's class. Groups
 of checkbox/radio entries or buttons (filter facets and chips) count as
-navigation; groups whose
-texts mostly repeat (font probes, cloned carousels) are scaled down. One card
+navigation; groups whose texts mostly repeat (font probes, cloned
+carousels) are scaled down. One card
 template nested at several depths (sections of a front page) is also scored
 as one merged group. A record's text leaves out screen-reader-only labels
 and parts repeating words already written (a card's title in its image
@@ -500,9 +500,9 @@ def _choice_holders(doc: Document) -> dict[etree._Element, int]:
     each with the longest text of the control's label (its first ancestor
     with text), or with a button inside and its text: filter facets and
     chips, not records, when that label is most of their text; a product
-    card's "Compare" box or "Add to cart" button is a small part of it. Found once
-    per page from its few inputs rather than by a search of every candidate
-    record's subtree."""
+    card's "Compare" box or "Add to cart" button is a small part of it.
+    Found once per page from its few controls rather than by a search of
+    every candidate record's subtree."""
 
     def compute() -> dict[etree._Element, int]:
         stats = doc.stats
@@ -628,7 +628,8 @@ def _lists_of(members: list[etree._Element], params: Params) -> list[list[etree.
             kinds, found = max(lists, key=lambda kf: _alike(kf[0], inside))
             if _alike(kinds, inside) >= params.same_list:
                 found.extend(entries)
-    return [sorted(found, key=members.index) for _, found in lists]
+    order = {m: i for i, m in enumerate(members)}
+    return [sorted(found, key=order.__getitem__) for _, found in lists]
 
 
 def _inner_kinds(entries: list[etree._Element]) -> frozenset[tuple[str, str]]:
