@@ -83,11 +83,13 @@ def headline(*elements: Any) -> str:
     (a share menu its CSS hides, a copy of the title for phones) is not all
     shown."""
     links = [
-        t for el in elements for a in el.iter("a") if metrics.shingle_tokens(t := element_text(a))
+        (len(metrics.shingle_tokens(t)), t)
+        for el in elements
+        for a in el.iter("a")
+        if (t := element_text(a))
     ]
-    return max(links, key=lambda t: len(metrics.shingle_tokens(t)), default=None) or " ".join(
-        t for el in elements if (t := element_text(el))
-    )
+    words, text = max(links, key=lambda wt: wt[0], default=(0, ""))
+    return text if words else " ".join(t for el in elements if (t := element_text(el)))
 
 
 def annotated_records(html: str, xpath: str) -> list[tuple[str, str]]:
