@@ -27,7 +27,6 @@ from __future__ import annotations
 import dataclasses
 import gzip
 import json
-import re
 from pathlib import Path
 from typing import Any
 
@@ -36,15 +35,12 @@ from lxml import html as lxml_html
 
 from benchmarks import datasets, metrics
 from benchmarks.extraction import page_input
+from extractors.document import screen_reader_only
 
 ANNOTATIONS = Path(__file__).resolve().parent / "truth" / "pagetype_lists.json"
 NEXT_EVAL = ANNOTATIONS.with_name("next_eval_records.json.gz")
 SET = "pagetype"
 _SKIPPED_TEXT = {"script", "style", "noscript", "template"}
-# The common class names of text read to screen readers but not shown.
-_SCREEN_READER = re.compile(
-    r"(?:^|\s)(?:sr-only|visually-?hidden|screen-?reader-(?:text|only))(?:\s|$)", re.I
-)
 
 
 def annotations() -> dict[str, dict[str, Any]]:
@@ -73,7 +69,7 @@ def element_text(el: Any) -> str:
 
 
 def _unshown(node: Any) -> bool:
-    return node.tag in _SKIPPED_TEXT or bool(_SCREEN_READER.search(node.get("class") or ""))
+    return node.tag in _SKIPPED_TEXT or screen_reader_only(node)
 
 
 def headline(*elements: Any) -> str:

@@ -218,6 +218,21 @@ def mark_parts(token: str) -> list[str]:
     return [part.lower() for part in _MARK_PARTS.split(token) if part]
 
 
+# The common CSS conventions for text read to screen readers but not shown
+# (Bootstrap, Tailwind "sr-only"; "visually-hidden"; WordPress
+# "screen-reader-text"), matched as whole class tokens.
+_SCREEN_READER = re.compile(
+    r"(?:^|\s)(?:sr-only|visually-?hidden(?:--\w+)?|screen-?reader-(?:text|only)|a11y-hidden)(?:\s|$)",
+    re.I,
+)
+
+
+def screen_reader_only(el: etree._Element) -> bool:
+    """Whether the element's class says its text is read aloud, not shown."""
+    cls = el.get("class")
+    return bool(cls) and bool(_SCREEN_READER.search(cls))
+
+
 def marks(el: etree._Element) -> str:
     """An element's class and id, space-joined: the words its authors named
     the box by (comments, navigation, share bars, the article body)."""

@@ -60,6 +60,7 @@ from .document import (
     as_document,
     mark_parts,
     marks,
+    screen_reader_only,
     text_pieces,
 )
 from .params import resolve_params
@@ -370,18 +371,6 @@ def _nav_token(token: str) -> bool:
 # Words of a share bar's class/id parts ("share-bar", "socialIcons",
 # "sharedaddy"); "shared" alone is a shared style ("shared-styles__Header").
 _SHARE_PART = re.compile(r"^(?:share(?!d$)|social|sns)")
-# The common CSS conventions for text read to screen readers but not shown
-# (Bootstrap, Tailwind "sr-only"; "visually-hidden"; WordPress
-# "screen-reader-text"), matched as whole class tokens.
-_SCREEN_READER = re.compile(
-    r"(?:^|\s)(?:sr-only|visually-?hidden(?:--\w+)?|screen-?reader-(?:text|only)|a11y-hidden)(?:\s|$)",
-    re.I,
-)
-
-
-def _screen_reader_only(el: etree._Element) -> bool:
-    cls = el.get("class")
-    return bool(cls) and bool(_SCREEN_READER.search(cls))
 
 
 def _share_bar(el: etree._Element) -> bool:
@@ -792,7 +781,7 @@ def record_text(el: etree._Element, params: Params | None = None) -> str:
             and (
                 tag in _FORM_CONTROLS
                 or _share_bar(node)
-                or (params.drop_screen_reader and _screen_reader_only(node))
+                or (params.drop_screen_reader and screen_reader_only(node))
                 or key in written
             )
         ):
