@@ -142,6 +142,12 @@ REVEALED_SHARE = 0.3
 # ...and one with at least this share is the whole page (its navigation
 # included), shown once its scripts have run.
 WHOLE_PAGE_SHARE = 0.9
+# An open modal dialog hides every other branch of the body from screen
+# readers (react-modal, MUI, a11y-dialog set ``aria-hidden`` on the body's
+# other children). When the body's aria-hidden children hold at least this
+# share of its text, what is left shown is that small dialog: the page was
+# saved with it open, and the marks are its state, not the authors' word.
+MODAL_STATE_SHARE = 0.8
 # ``<noscript>`` content holding more than half of a page's text, and at
 # least this many characters, is the page (a script-only shell's rendering
 # for clients without scripts); less is a "please enable JavaScript" notice.
@@ -256,16 +262,17 @@ def named_boxes(doc: Document) -> list[tuple[etree._Element, str]]:
     return doc.derived("document.named_boxes", compute)
 
 
-def _is_hidden(el: etree._Element) -> bool:
+def _is_hidden(el: etree._Element, aria: bool = True) -> bool:
     """Hidden by an attribute, inline style or a framework's hide class, or
     marked by a class as no content (:data:`_MARKED_NOT_CONTENT`).
     ``aria-hidden`` hides a box from screen readers, not from view: icons and
     decorations are dropped with it, but a link so marked is a visible copy
     (a card's title link beside its image link), and a box that also has an
     ``aria-label`` is shown content read aloud by that label (a price shown
-    as "$129.99 $89.50", labelled "Original price: ..."): both stay."""
+    as "$129.99 $89.50", labelled "Original price: ..."): both stay.
+    ``aria=False`` reads every other sign but ``aria-hidden``."""
     if el.get("hidden") is not None or (
-        el.get("aria-hidden") == "true" and el.tag != "a" and el.get("aria-label") is None
+        aria and el.get("aria-hidden") == "true" and el.tag != "a" and el.get("aria-label") is None
     ):
         return True
     style = el.get("style")
@@ -275,6 +282,30 @@ def _is_hidden(el: etree._Element) -> bool:
     if _HIDE_CLASS in names and not any(_SHOWN_FROM.fullmatch(n) for n in names):
         return True
     return not _MARKED_NOT_CONTENT.isdisjoint(names)
+
+
+_SHOWN_TEXT = etree.XPath(
+    "descendant-or-self::text()[not(parent::script or parent::style or parent::template)]"
+)
+
+
+def _behind_open_modal(root: etree._Element) -> set[etree._Element]:
+    """The body's children that are aria-hidden only because a modal was
+    open when the page was saved (:data:`MODAL_STATE_SHARE`); empty when the
+    page's aria-hidden children hold less of its text."""
+    body = root.find("body")
+    if body is None:
+        return set()
+    marked, hidden_chars, total = [], 0, 0
+    for child in body.iterchildren(etree.Element):
+        chars = nonspace_len(" ".join(_SHOWN_TEXT(child)))
+        total += chars
+        if child.get("aria-hidden") == "true":
+            marked.append(child)
+            hidden_chars += chars
+    if not total or hidden_chars < MODAL_STATE_SHARE * total:
+        return set()
+    return set(marked)
 
 
 def _marked_not_content(el: etree._Element) -> bool:
@@ -363,6 +394,7 @@ def _clean(root: etree._Element) -> list[etree._Element]:
     framesless = []
     anchors = []
     formulas = []
+    background = _behind_open_modal(root)
     for el in root.iter():
         tag = el.tag
         if tag == "a":
@@ -378,7 +410,7 @@ def _clean(root: etree._Element) -> list[etree._Element]:
             or _is_dialog(el)
         ):
             doomed.append(el)
-        elif tag not in ("html", "body") and _is_hidden(el):
+        elif tag not in ("html", "body") and _is_hidden(el, aria=el not in background):
             hidden.append(el)
         elif tag == "math":
             formulas.append(el)

@@ -484,3 +484,25 @@ def test_aria_hidden_hides_icons_but_not_a_links_visible_copy() -> None:
     assert "Elementary School Teacher" in text
     assert "★" not in text and "4.2 stars" in text
     assert "$89.50" in text  # shown, and read aloud by its label
+
+
+def test_a_page_saved_with_a_modal_open_keeps_what_the_modal_covers() -> None:
+    # A modal library marks every other child of the body aria-hidden while
+    # it is open; a page saved so still shows its header, main and footer.
+    story = "Council approves the new tram line after a year of hearings. " * 6
+    behind = (
+        "<header aria-hidden='true'><a href='/'>Home</a> <a href='/news'>News</a></header>"
+        f"<main aria-hidden='true'><h1>Tram line approved</h1><p>{story}</p></main>"
+        "<footer aria-hidden='true'><p>About us and contact details.</p></footer>"
+    )
+    modal = "<div role='dialog' aria-modal='true'><p>Subscribe to our newsletter</p></div>"
+    text = " ".join(as_document(f"<html><body>{behind}{modal}</body></html>").body.itertext())
+    assert "Council approves the new tram line" in text and "About us" in text
+    assert "Subscribe" not in text  # the dialog itself is no content
+    # Most of the page shown: the authors' aria-hidden marks are honoured.
+    page = (
+        f"<main><p>{story}</p></main>"
+        "<div aria-hidden='true'><span>★★★★★ decorative stars and a sprite label</span></div>"
+    )
+    text = " ".join(as_document(f"<html><body>{page}</body></html>").body.itertext())
+    assert "Council approves" in text and "decorative stars" not in text
