@@ -36,6 +36,8 @@ parts of one record (a card's image box and text box) move up to the card;
 a group whose parents hold lists made of different kinds of elements (a
 river beside a sidebar sharing its class) is scored list by list; a box
 named as navigation that holds most of the page is a wrapper, not chrome.
+Records drawn as runs of unlike sibling parts (a title row and a byline
+row) are one record per run.
 Record and benchmark: ``python -m benchmarks.lists``.
 """
 
@@ -153,7 +155,11 @@ class Params:
     # last member has no such run but the first has one before it, the
     # runs lead the records (h2 + div, h2 + div): each record is its run
     # and itself, titled and linked by the run when it has no heading or
-    # link of its own.
+    # link of its own. Records of one parent that come in runs of 2 to
+    # max_followers + 1 parts, each run like the first and its parts unlike
+    # inside (kinds shared under same_list), are one record per run (a
+    # table's title row + byline row; stop 50: one NEXT-EVAL page changed,
+    # no wcxb-dev or portal page).
     max_followers: int = 2
     # A chosen record that is itself a list (a letter or category section
     # holding a run of two or more linked entries) is replaced by its
@@ -843,25 +849,86 @@ _DEFAULT = Params()
 Runs = list[list[etree._Element]]
 
 
-def _companions(elements: list[etree._Element], limit: int) -> tuple[Runs, Runs]:
-    """For each record, the siblings before it and those after it that belong
-    to it (see ``Params.max_followers``), found among the records of each
-    parent in turn (a list laid out in columns). A heading of one class
-    right before each record, which has none inside it, is its title."""
+def _companions(
+    elements: list[etree._Element], limit: int, same_list: float = _DEFAULT.same_list
+) -> tuple[list[etree._Element], Runs, Runs]:
+    """The records with, for each, the siblings before it and those after it
+    that belong to it (see ``Params.max_followers``), found among the records
+    of each parent in turn (a list laid out in columns). A heading of one
+    class right before each record, which has none inside it, is its title.
+    Records of one parent that come in like runs of parts (:func:`_cycle`)
+    are one record per run."""
     if limit and len(elements) > 1:
         heads = [next(el.itersiblings(etree.Element, preceding=True), None) for el in elements]
         if all(h is not None and h.tag in HEADING_TAGS for h in heads) and (
             len({class_key(h.get("class") or "") for h in heads}) == 1
             and all(_heading(el) is None for el in elements)
         ):
-            return [[h] for h in heads], [[] for _ in elements]
+            return elements, [[h] for h in heads], [[] for _ in elements]
+    records: list[etree._Element] = []
     leaders: Runs = []
     followers: Runs = []
-    for _, children in itertools.groupby(elements, key=lambda e: e.getparent()):
-        before, after = _companions_of_children(list(children), limit)
+    for _, group in itertools.groupby(elements, key=lambda e: e.getparent()):
+        children = list(group)
+        period = _cycle(children, limit, same_list)
+        if period:
+            runs = [children[i : i + period] for i in range(0, len(children), period)]
+            title = _title_part(runs)
+            records += [run[title] for run in runs]
+            leaders += [run[:title] for run in runs]
+            followers += [run[title + 1 :] for run in runs]
+            continue
+        before, after = _companions_of_children(children, limit)
+        records += children
         leaders += before
         followers += after
-    return leaders, followers
+    return records, leaders, followers
+
+
+def _signature(el: etree._Element) -> tuple[tuple[str, str], frozenset[tuple[str, str]]]:
+    """An element's kind and the kinds of its children."""
+    return _kind(el), frozenset(_kind(c) for c in el.iterchildren(etree.Element))
+
+
+def _cycle(elements: list[etree._Element], limit: int, same_list: float) -> int:
+    """The length of the runs the records of one parent come in, when each
+    record is drawn as a run of 2 to ``limit + 1`` sibling parts (a table's
+    title row and its byline row; an author line, a title and a review),
+    else 0. The parts of a run differ in kind or in the kinds of their
+    children and every run repeats the first one's, at least three times;
+    and the parts are unlike inside (:func:`_alike` under ``same_list``):
+    cards alternating left and right are alike inside, each a record."""
+    signatures = [_signature(el) for el in elements]
+    for period in range(2, limit + 2):
+        if len(elements) % period or len(elements) < 3 * period:
+            continue
+        first = signatures[:period]
+        if len(set(first)) < period:
+            continue
+        if any(sig != first[i % period] for i, sig in enumerate(signatures)):
+            continue
+        parts = [_inner_kinds(elements[i::period]) for i in range(period)]
+        if all(_alike(a, b) < same_list for a, b in itertools.combinations(parts, 2)):
+            return period
+    return 0
+
+
+def _title_part(runs: list[list[etree._Element]]) -> int:
+    """The part of each run that holds its title: the one with a heading,
+    else the one whose main link is longest over the runs."""
+    period = len(runs[0])
+    for i in range(period):
+        if all(_heading(run[i]) is not None for run in runs):
+            return i
+
+    def link_chars(i: int) -> int:
+        total = 0
+        for run in runs:
+            links = [len("".join(text_pieces(a))) for a in run[i].iter("a") if a.get("href")]
+            total += max(links, default=0)
+        return total
+
+    return max(range(period), key=link_chars)
 
 
 def _companions_of_children(elements: list[etree._Element], limit: int) -> tuple[Runs, Runs]:
@@ -916,7 +983,7 @@ def extract(
     if not elements:
         return result
     base = url or doc.url
-    leaders, followers = _companions(elements, p.max_followers)
+    elements, leaders, followers = _companions(elements, p.max_followers, p.same_list)
     records = [
         to_record(doc, el, base, p, after, before)
         for el, before, after in zip(elements, leaders, followers, strict=True)

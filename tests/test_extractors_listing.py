@@ -596,3 +596,32 @@ def test_options_repeated_in_every_card_are_no_sections() -> None:
     assert len(result.records) == 6
     assert result.records[1].text.startswith("Cup 1")
     assert len(extract(page, split_distinct=0).records) == 24
+
+
+def test_a_record_drawn_as_a_run_of_rows_is_one_record() -> None:
+    """A table drawing each story as a title row and a byline row (then a
+    spacer): each story is one record, titled and linked by its title row.
+    Cards that merely alternate their class (left, right) stay records each."""
+    rows = "".join(
+        f"<tr class='athing'><td class='rank'>{i}.</td><td class='title'>"
+        f"<a href='/item/{i}'>Story {i} about a new compiler for small boards</a>"
+        f" <span class='site'>(example{i}.org)</span></td></tr>"
+        f"<tr><td></td><td class='subtext'><span class='score'>{10 + i} points</span> by "
+        f"<a class='user' href='/u/{i}'>user{i}</a> {i} hours ago | "
+        f"<a href='/item/{i}#c'>{i} comments</a></td></tr><tr class='spacer'></tr>"
+        for i in range(1, 9)
+    )
+    page = _page(MENU + f"<table id='stories'><tbody>{rows}</tbody></table>")
+    result = extract(page, url="https://e.com/")
+    assert len(result.records) == 8
+    first = result.records[0]
+    assert first.text.startswith("1. Story 1 about a new compiler") and "11 points" in first.text
+    assert first.url == "https://e.com/item/1"
+    cards = "".join(
+        f"<div class='post {'left' if i % 2 else 'right'}'><h3><a href='/p/{i}'>Post {i} on "
+        f"the harbour walk</a></h3><p>What we saw on day {i} of the walk along the harbour.</p>"
+        "</div>"
+        for i in range(8)
+    )
+    zigzag = extract(_page(MENU + f"<div id='posts'>{cards}</div>"), url="https://e.com/")
+    assert [r.url for r in zigzag.records] == [f"https://e.com/p/{i}" for i in range(8)]
