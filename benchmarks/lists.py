@@ -222,7 +222,14 @@ def _row(name: str, half: str, scores: list[PageScore], skipped: int) -> list[st
     ]
 
 
-def render(scores: list[PageScore], skipped: Counter[tuple[str, str]], config: str) -> str:
+def render(
+    scores: list[PageScore],
+    skipped: Counter[tuple[str, str]],
+    config: str,
+    half: str = "all",
+) -> str:
+    """The table; ``half`` is the half the run was limited to (``--half``),
+    whose rows alone are shown then."""
     head = ["pages", "half", "scored", "skipped", "P", "R", "F1", "micro P", "micro R", "empty"]
     lines = [
         "# List records (wcxb-dev list pages; annotated portal list pages)",
@@ -244,10 +251,14 @@ def render(scores: list[PageScore], skipped: Counter[tuple[str, str]], config: s
     groups.append(("portal (pagetype, annotated)", (ANNOTATED,)))
     groups.append(("next-eval (pagetype, its record truth)", (NEXT_EVAL,)))
     for name, kinds in groups:
-        for half in ("tune", "unseen", "all") if kinds != (ANNOTATED,) else ("all",):
-            sel = [s for s in scores if s.kind in kinds and half in ("all", s.half)]
-            skip = sum(v for (k, h), v in skipped.items() if k in kinds and half in ("all", h))
-            lines.append("| " + " | ".join(_row(name, half, sel, skip)) + " |")
+        if half != "all":
+            halves: tuple[str, ...] = (half,)
+        else:
+            halves = ("tune", "unseen", "all") if kinds != (ANNOTATED,) else ("all",)
+        for part in halves:
+            sel = [s for s in scores if s.kind in kinds and part in ("all", s.half)]
+            skip = sum(v for (k, h), v in skipped.items() if k in kinds and part in ("all", h))
+            lines.append("| " + " | ".join(_row(name, part, sel, skip)) + " |")
     return "\n".join(lines)
 
 
@@ -266,28 +277,34 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     return parser.parse_args(argv)
 
 
-def _pages(limit: int | None) -> Iterator[tuple[str, datasets.Page]]:
+def _pages(
+    limit: int | None, labelled: list[tuple[str, datasets.Page]]
+) -> Iterator[tuple[str, datasets.Page]]:
     """(kind, page) of every page scored: wcxb-dev's list kinds, then the
-    annotated pagetype lists."""
+    ``labelled`` pages (:func:`_labelled`)."""
     for kind in KINDS:
         for page in datasets.load(SET, limit, kinds=kind):
             yield kind, page
-    for page in list_truth.load()[0][:limit]:
-        yield ANNOTATED, page
-    for page in list_truth.load_next_eval(limit)[0]:
-        yield NEXT_EVAL, page
+    yield from labelled
+
+
+def _labelled(limit: int | None) -> list[tuple[str, datasets.Page]]:
+    """The annotated pagetype lists, then the NEXT-EVAL pages with usable
+    record truth, each read once."""
+    pages = [(ANNOTATED, page) for page in list_truth.load()[0][:limit]]
+    return pages + [(NEXT_EVAL, page) for page in list_truth.load_next_eval(limit)[0]]
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = parse_args(argv)
     limit = args.limit or None
+    labelled = _labelled(limit)
     total = sum(min(datasets.count(SET, kinds=k), limit or 10**9) for k in KINDS)
-    total += min(len(list_truth.annotations()), limit or 10**9)
-    total += min(len(list_truth.next_eval_xpaths()), limit or 10**9)
+    total += len(labelled)
     scores: list[PageScore] = []
     skipped: Counter[tuple[str, str]] = Counter()
     start, done = time.perf_counter(), 0
-    for kind, page in _pages(limit):
+    for kind, page in _pages(limit, labelled):
         done += 1
         if args.half != "all" and half_of(page.id) != args.half:
             continue
@@ -310,7 +327,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not args.quiet and not args.per_page:
         print(file=sys.stderr)
     config = "python -m benchmarks.lists " + " ".join(sys.argv[1:] if argv is None else argv)
-    text = render(scores, skipped, config.strip())
+    text = render(scores, skipped, config.strip(), args.half)
     publish(text, args.out)
     return 0
 
