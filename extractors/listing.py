@@ -746,17 +746,17 @@ def _heading(el: etree._Element) -> etree._Element | None:
 
 
 _EDGE = "\x00"  # an inline tag's edge while the text is built
-_CAMEL_EDGE = re.compile(r"(?<=[a-z])\x00+(?=[A-Z])|(?<=[A-Z])\x00+(?=[A-Z][a-z])")
+_CAMEL_EDGE = re.compile(r"(?<=[a-z])\x00+(?=[A-Z])|(?<=[A-Z0-9])\x00+(?=[A-Z][a-z])")
 
 
 def record_text(el: etree._Element, params: Params | None = None) -> str:
     """A record's text on one line: words split by inline tags stay joined,
     blocks are spaced; form controls and share/menu bars inside are left out.
     Where an inline tag edge falls between a lower-case and an upper-case
-    letter ("<span>Brand</span><span>Model</span>"), or between capitals and
-    a capitalised word ("<span>HOKA</span><span>Clifton</span>"), a space is
-    put: such spans are laid out apart by CSS, and a glued "BrandModel" is
-    no word.
+    letter ("<span>Brand</span><span>Model</span>"), or between capitals or
+    digits and a capitalised word ("<span>HOKA</span><span>Clifton</span>",
+    "<span>AZ 85281</span><span>Phoenix</span>"), a space is put: such spans
+    are laid out apart by CSS, and a glued "BrandModel" is no word.
 
     Screen-reader-only text is left out, and so is a part whose text repeats
     a part written before it (see ``Params.repeat_min_chars``; a part's text

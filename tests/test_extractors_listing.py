@@ -334,6 +334,12 @@ def test_inline_tags_between_lower_and_upper_case_are_spaced() -> None:
     assert record_text(doc.body) == "HOKA Clifton 9"
     doc = as_document(_page("<p><span class='drop'>T</span>he <b>N</b>ASA crew</p>"))
     assert record_text(doc.body) == "The NASA crew"
+    # So is a number before a capitalised word (a postcode, then the next
+    # line's town); a number split from its unit or digits is not.
+    doc = as_document(_page("<p><span>Tempe, AZ 85281</span><span>Phoenix</span></p>"))
+    assert record_text(doc.body) == "Tempe, AZ 85281 Phoenix"
+    doc = as_document(_page("<p><span>$12</span>.99 and <b>3</b>kg, <b>2</b>TB</p>"))
+    assert record_text(doc.body) == "$12.99 and 3kg, 2TB"
 
 
 def test_group_of_repeated_texts_is_not_the_list() -> None:
