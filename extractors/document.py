@@ -294,7 +294,7 @@ def _behind_open_modal(root: etree._Element) -> set[etree._Element]:
     open when the page was saved (:data:`MODAL_STATE_SHARE`); empty when the
     page's aria-hidden children hold less of its text."""
     body = root.find("body")
-    if body is None:
+    if body is None or all(c.get("aria-hidden") != "true" for c in body):
         return set()
     marked, hidden_chars, total = [], 0, 0
     for child in body.iterchildren(etree.Element):

@@ -850,7 +850,7 @@ Runs = list[list[etree._Element]]
 
 
 def _companions(
-    elements: list[etree._Element], limit: int, same_list: float = _DEFAULT.same_list
+    elements: list[etree._Element], limit: int, same_list: float
 ) -> tuple[list[etree._Element], Runs, Runs]:
     """The records with, for each, the siblings before it and those after it
     that belong to it (see ``Params.max_followers``), found among the records
@@ -893,11 +893,11 @@ def _signature(el: etree._Element) -> tuple[tuple[str, str], frozenset[tuple[str
 def _cycle(elements: list[etree._Element], limit: int, same_list: float) -> int:
     """The length of the runs the records of one parent come in, when each
     record is drawn as a run of 2 to ``limit + 1`` sibling parts (a table's
-    title row and its byline row; an author line, a title and a review),
-    else 0. The parts of a run differ in kind or in the kinds of their
-    children and every run repeats the first one's, at least three times;
-    and the parts are unlike inside (:func:`_alike` under ``same_list``):
-    cards alternating left and right are alike inside, each a record."""
+    title row and its byline row), else 0. The parts of a run differ in kind
+    or in the kinds of their children and every run repeats the first
+    one's, at least three times; and the parts are unlike inside
+    (:func:`_alike` under ``same_list``): cards alternating left and right
+    are alike inside, each a record."""
     signatures = [_signature(el) for el in elements]
     for period in range(2, limit + 2):
         if len(elements) % period or len(elements) < 3 * period:
