@@ -8,11 +8,13 @@ repeated group of link-bearing records (lists), plus how those records look
 pagination, and the URL shape of the page and of its headline links (a slug
 or id = one item; a short word = a section). The weights are fitted by
 ``python -m training.pagetype dom`` on training pages only and shipped in
-``models/pagetype_dom.json``. Pages with almost no text,
-or an error or login page, are "other". Length is SCEDD's rule (rough text
-under 450 bytes is short). A screenshot classifier's P(list) is combined with
-this one's by ``extractors.visual.combine`` (a logistic stack of the two
-log-odds, fitted on validation pages; see ``docs/screenshots.md``).
+``models/pagetype_dom.json``. A page whose metadata declares one discussion
+(a forum thread, a question and its answers) is an article, as auto extracts
+it. Pages with almost no text, or an error or login page, are "other".
+Length is SCEDD's rule (rough text under 450 bytes is short). A screenshot
+classifier's P(list) is combined with this one's by
+``extractors.visual.combine`` (a logistic stack of the two log-odds, fitted
+on validation pages; see ``docs/screenshots.md``).
 """
 
 from __future__ import annotations
@@ -167,6 +169,12 @@ class Params:
     # (og:type article, JSON-LD Article/NewsArticle/BlogPosting), on top of
     # the fitted weight of the "declared_article" feature; 0 = the fit alone.
     declared_article_logit: float = 0.0
+    # A page whose metadata declares one discussion (a forum thread, a
+    # question with its answers: declares_thread) is an article, at least
+    # this sure: its repeated posts are its content, and auto never lists
+    # them. No list page of pagetype or wcxb-dev declares one; 73 of the
+    # held-out wcxb-dev forum threads do, 27 of which the fit called lists.
+    declared_thread_confidence: float = 0.9
     # Under this many characters of body text a page has no main content.
     empty_chars: int = 50
     # An error/login title on a page with less text than this is "other".
@@ -582,6 +590,8 @@ def classify(
         lambda: features(doc, main_chars, consensus, p),
     )
     prob = list_probability(x, p, prior)
+    if declares_thread(doc):
+        prob = min(prob, 1.0 - p.declared_thread_confidence)
     page_type = PageType.LIST if prob >= 0.5 else PageType.ARTICLE
     confidence = prob if page_type is PageType.LIST else 1.0 - prob
     return Classification(page_type, round(confidence, 3), length, prob)

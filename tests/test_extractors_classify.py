@@ -46,6 +46,16 @@ def test_declared_article_lowers_list_probability() -> None:
     assert classify(declared).list_probability < classify(LISTING).list_probability
 
 
+def test_a_declared_thread_is_an_article_however_its_posts_repeat() -> None:
+    # The listing's markup, declared one discussion: its entries are posts.
+    ld = '{"@context": "https://schema.org", "@type": "DiscussionForumPosting"}'
+    thread = LISTING.replace("<head>", f'<head><script type="application/ld+json">{ld}</script>')
+    assert classify(LISTING).page_type is PageType.LIST
+    result = classify(thread)
+    assert result.page_type is PageType.ARTICLE
+    assert result.confidence >= Params().declared_thread_confidence
+
+
 def test_empty_error_and_login_pages_are_other() -> None:
     assert classify("").page_type is PageType.OTHER
     error = "<html><head><title>404 Not Found</title></head><body><p>Sorry, gone.</p></body></html>"
