@@ -45,6 +45,7 @@ both are reported. Table to stdout and ``benchmarks/results/lists.md``.
 from __future__ import annotations
 
 import argparse
+import itertools
 import statistics
 import sys
 import time
@@ -232,7 +233,7 @@ def render(
     whose rows alone are shown then."""
     head = ["pages", "half", "scored", "skipped", "P", "R", "F1", "micro P", "micro R", "empty"]
     lines = [
-        "# List records (wcxb-dev list pages; annotated portal list pages)",
+        "# List records (wcxb-dev list pages; annotated portal lists; NEXT-EVAL pages)",
         "",
         f"- command: `{config}`",
         "- P, R: record precision / recall per page, averaged over pages; F1 of the means;",
@@ -277,15 +278,11 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     return parser.parse_args(argv)
 
 
-def _pages(
-    limit: int | None, labelled: list[tuple[str, datasets.Page]]
-) -> Iterator[tuple[str, datasets.Page]]:
-    """(kind, page) of every page scored: wcxb-dev's list kinds, then the
-    ``labelled`` pages (:func:`_labelled`)."""
+def _wcxb_pages(limit: int | None) -> Iterator[tuple[str, datasets.Page]]:
+    """(kind, page) of wcxb-dev's list pages, read as they are scored."""
     for kind in KINDS:
         for page in datasets.load(SET, limit, kinds=kind):
             yield kind, page
-    yield from labelled
 
 
 def _labelled(limit: int | None) -> list[tuple[str, datasets.Page]]:
@@ -304,7 +301,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     scores: list[PageScore] = []
     skipped: Counter[tuple[str, str]] = Counter()
     start, done = time.perf_counter(), 0
-    for kind, page in _pages(limit, labelled):
+    for kind, page in itertools.chain(_wcxb_pages(limit), labelled):
         done += 1
         if args.half != "all" and half_of(page.id) != args.half:
             continue

@@ -284,28 +284,22 @@ def _is_hidden(el: etree._Element, aria: bool = True) -> bool:
     return not _MARKED_NOT_CONTENT.isdisjoint(names)
 
 
-_SHOWN_TEXT = etree.XPath(
-    "descendant-or-self::text()[not(parent::script or parent::style or parent::template)]"
-)
-
-
 def _behind_open_modal(root: etree._Element) -> set[etree._Element]:
-    """The body's children that are aria-hidden only because a modal was
-    open when the page was saved (:data:`MODAL_STATE_SHARE`); empty when the
-    page's aria-hidden children hold less of its text."""
+    """The body's children that are hidden only by an ``aria-hidden`` a modal
+    set while it was open when the page was saved (:data:`MODAL_STATE_SHARE`);
+    read once scripts and styles are dropped, so their text is what is shown."""
     body = root.find("body")
-    if body is None or all(c.get("aria-hidden") != "true" for c in body):
+    if body is None:
         return set()
-    marked, hidden_chars, total = [], 0, 0
-    for child in body.iterchildren(etree.Element):
-        chars = nonspace_len(" ".join(_SHOWN_TEXT(child)))
-        total += chars
-        if child.get("aria-hidden") == "true":
-            marked.append(child)
-            hidden_chars += chars
-    if not total or hidden_chars < MODAL_STATE_SHARE * total:
+    children = list(body.iterchildren(etree.Element))
+    marked = [c for c in children if c.get("aria-hidden") == "true"]
+    if not marked:
         return set()
-    return set(marked)
+    total = sum(nonspace_len(" ".join(c.itertext())) for c in children)
+    held = sum(nonspace_len(" ".join(c.itertext())) for c in marked)
+    if not total or held < MODAL_STATE_SHARE * total:
+        return set()
+    return {c for c in marked if not _is_hidden(c, aria=False)}
 
 
 def _marked_not_content(el: etree._Element) -> bool:
@@ -394,7 +388,6 @@ def _clean(root: etree._Element) -> list[etree._Element]:
     framesless = []
     anchors = []
     formulas = []
-    background = _behind_open_modal(root)
     for el in root.iter():
         tag = el.tag
         if tag == "a":
@@ -410,7 +403,7 @@ def _clean(root: etree._Element) -> list[etree._Element]:
             or _is_dialog(el)
         ):
             doomed.append(el)
-        elif tag not in ("html", "body") and _is_hidden(el, aria=el not in background):
+        elif tag not in ("html", "body") and _is_hidden(el):
             hidden.append(el)
         elif tag == "math":
             formulas.append(el)
@@ -425,8 +418,9 @@ def _clean(root: etree._Element) -> list[etree._Element]:
     if hidden:
         total = nonspace_len(" ".join(root.itertext()))
         shown_by = _controlled_ids(root)
+        background = _behind_open_modal(root)
         for el in hidden:
-            if el.getparent() is None:
+            if el.getparent() is None or el in background:
                 continue
             text = nonspace_len(" ".join(el.itertext()))
             links = sum(nonspace_len(" ".join(a.itertext())) for a in el.iter("a"))
