@@ -37,7 +37,7 @@ import logging
 import re
 from collections import Counter
 from collections.abc import Callable, Collection
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date, datetime
 from itertools import chain
 from typing import Any, TypeVar
@@ -1093,9 +1093,12 @@ def _list_route(
     """The list result of a page the DOM model calls a list, or None when
     the article consensus holds after all, or the page is an item of the
     list it shows."""
-    listed = _run("list", doc, url, None)
+    found = _run("list", doc, url, None)
+    # Whether the page is a list is the main list's question; the page's
+    # other regions of records come along once it is.
+    listed = _main_list(found) if found is not None else None
     main = results[consensus[0]].node if consensus[0] else None
-    if listed is not None and listed.records:
+    if found is not None and listed is not None and listed.records:
         if _lists_itself(doc, url, listed.records, p):
             return None
         # Methods that disagree mean no single body, unless their
@@ -1121,8 +1124,17 @@ def _list_route(
                 < p.list_max_long_lines
             )
         ):
-            return _list_result(listed, cls)
+            return _list_result(found, cls)
     return _teaser_list(doc, url, main, cls, 1, p)
+
+
+def _main_list(found: Result) -> Result:
+    """The list result with its main list's records alone (region 0)."""
+    records = [r for r in found.records if r.region == 0]
+    if len(records) == len(found.records):
+        return found
+    text = "\n".join(r.text for r in records)
+    return replace(found, records=records, text=text)
 
 
 def _teaser_list(

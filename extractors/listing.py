@@ -37,7 +37,9 @@ a group whose parents hold lists made of different kinds of elements (a
 river beside a sidebar sharing its class) is scored list by list; a box
 named as navigation that holds most of the page is a wrapper, not chrome.
 Records drawn as runs of unlike sibling parts (a title row and a byline
-row) are one record per run.
+row) are one record per run. A page's other lists of records (featured
+cards above the river, a second results block) come with the main one,
+each record marked by its region (``Params.more_regions``).
 Record and benchmark: ``python -m benchmarks.lists``.
 """
 
@@ -183,6 +185,18 @@ class Params:
     # drawn next to itself with fewer words (and the same link) is dropped
     # too: one more page changed (char F1 0.80 -> 0.93).
     drop_copies: bool = True
+    # A page can hold more than one list of records (a result grid and a
+    # table of the same items, featured cards above the river, a second
+    # result block): another candidate group scoring at least this share of
+    # the main list's score, outside navigation, most of its records linked
+    # and sharing no element with a region already taken, is a region of
+    # records too (``Record.region`` 1, 2, ... in order of score; the main
+    # list is 0). 0 = the main list alone. Not in the seed (its output is one
+    # group). Chosen among 0.5-0.9 by record F1 on the tune half (even ids)
+    # of benchmarks.lists, checked on the unseen half (docs/extraction.md);
+    # the linked-records rule came from reading the tune half's regions
+    # (three in four of those without links held no record of the truth).
+    more_regions: float = 0.7
 
 
 # Form controls hold option lists (countries, sizes), never records.
@@ -552,11 +566,20 @@ def find_records(doc: Document, params: Params | None = None) -> list[etree._Ele
     front page nests one card template in sections of different depth, and
     the seed's depth key would keep each section apart. Groups whose texts
     mostly repeat the group's are not merged (copies for another screen)."""
+    regions = find_regions(doc, params)
+    return list(regions[0]) if regions else []
+
+
+def find_regions(doc: Document, params: Params | None = None) -> list[list[etree._Element]]:
+    """The record elements of each region of records: the main list (as
+    :func:`find_records`) first, then the others (``Params.more_regions``)
+    by score; empty if the page has no list."""
     params = params or Params()
-    return list(doc.derived(("records", params), lambda: _find_records(doc, params)))
+    regions = doc.derived(("records", params), lambda: _find_regions(doc, params))
+    return [list(region) for region in regions]
 
 
-def _find_records(doc: Document, params: Params) -> list[etree._Element]:
+def _find_regions(doc: Document, params: Params) -> list[list[etree._Element]]:
     all_groups = collect_groups(doc, params)
     by_template: dict[tuple[Any, ...], list[_Group]] = {}
     for g in all_groups:
@@ -565,6 +588,10 @@ def _find_records(doc: Document, params: Params) -> list[etree._Element]:
     groups = [g for g in all_groups if g.count >= params.min_records]
     groups.sort(key=lambda g: g.rank, reverse=True)
     best: _Candidate | None = None
+    scored: list[_Candidate] = []
+    # A group below this share of the best so far can be neither the main
+    # list nor another region (the best only grows).
+    share = params.more_regions or 1.0
     seen: set[tuple[int, ...]] = set()
     for group in groups[: params.top_n]:
         options = _lists_of(group.members, params) if params.split_lists else [group.members]
@@ -579,14 +606,50 @@ def _find_records(doc: Document, params: Params) -> list[etree._Element]:
             if ident in seen:
                 continue
             seen.add(ident)
-            score = _score(doc, records, params, best.score if best else None)
-            if score is not None and (best is None or score > best.score):
-                best = _Candidate(records, score)
+            score = _score(doc, records, params, best.score * share if best else None)
+            if score is None:
+                continue
+            scored.append(_Candidate(records, score))
+            if best is None or score > best.score:
+                best = scored[-1]
     if best is None:
         return []
+    regions = [best.records]
+    if params.more_regions:
+        regions += _more_regions(doc, best, scored, params)
     if params.split_sections:
-        return _split_sections(doc, best.records, params)
-    return best.records
+        return [_split_sections(doc, region, params) for region in regions]
+    return regions
+
+
+def _more_regions(
+    doc: Document, best: _Candidate, scored: list[_Candidate], params: Params
+) -> list[list[etree._Element]]:
+    """The other regions of records (see ``Params.more_regions``), by score:
+    each outside navigation, most of its records linked, and sharing no
+    element with the main list or a region taken before it (neither a
+    record nor one inside or around one)."""
+    stats = doc.stats
+    taken = set(best.records)
+    around = {a for r in best.records for a in r.iterancestors()}
+    regions: list[list[etree._Element]] = []
+    for cand in sorted(scored, key=lambda c: c.score, reverse=True):
+        records = cand.records
+        if cand is best or cand.score < params.more_regions * best.score:
+            continue
+        if len(records) < params.min_records:
+            continue
+        if sum(1 for r in records if stats[r].link_count) * 2 < len(records):
+            continue
+        ends = (records[0], records[-1])
+        if any(_in_navigation(doc, r, params.wrapper_share) for r in ends):
+            continue
+        if any(r in taken or r in around or taken.intersection(r.iterancestors()) for r in records):
+            continue
+        regions.append(records)
+        taken.update(records)
+        around.update(a for r in records for a in r.iterancestors())
+    return regions
 
 
 def _lists_of(members: list[etree._Element], params: Params) -> list[list[etree._Element]]:
@@ -975,22 +1038,26 @@ def extract(
     params: Params | None = None,
     **overrides: Any,
 ) -> Result:
-    """Records of a list page (``result.records``; their text one per line)."""
+    """Records of a list page (``result.records``, in page order, each with
+    its region: 0 for the main list; their text one per line)."""
     p = resolve_params(params, overrides, Params)
     doc = as_document(html, url)
     result = Result(method=METHOD, title=doc.title, page_type=PageType.LIST)
-    elements = find_records(doc, p)
-    if not elements:
+    regions = find_regions(doc, p)
+    if not regions:
         return result
     base = url or doc.url
-    elements, leaders, followers = _companions(elements, p.max_followers, p.same_list)
-    records = [
-        to_record(doc, el, base, p, after, before)
-        for el, before, after in zip(elements, leaders, followers, strict=True)
-    ]
+    placed: list[tuple[int, Record]] = []  # (page position, record)
+    for number, region in enumerate(regions):
+        elements, leaders, followers = _companions(region, p.max_followers, p.same_list)
+        for el, before, after in zip(elements, leaders, followers, strict=True):
+            record = to_record(doc, el, base, p, after, before)
+            record.region = number
+            placed.append((doc.stats[el].index, record))
+    records = [record for _, record in sorted(placed, key=lambda pr: pr[0])]
     result.records = _distinct(records) if p.drop_copies else [r for r in records if r.text]
     result.text = "\n".join(r.text for r in result.records)
-    result.node = _common_parent(elements)
+    result.node = _common_parent(regions[0])
     return result
 
 

@@ -31,6 +31,9 @@ class Record:
     url: str | None = None
     title: str | None = None
     date: str | None = None
+    # Which list of the page it belongs to: 0 = the main list, 1, 2, ... =
+    # other regions of records (a second result block, featured cards).
+    region: int = 0
 
 
 @dataclass(slots=True)

@@ -44,9 +44,11 @@ PAGE_FIELDS = {"page_outcome": pages.c.outcome, "page_status": pages.c.status}
 # HTTP statuses saying a page was removed (not a passing error).
 GONE_STATUSES = (404, 410)
 # One row per record of a list page: the page, the record's place on it, and
-# what the list extractor read (extractors.result.Record).
+# what the list extractor read (extractors.result.Record; region 0 is the
+# page's main list, 1, 2, ... its other regions of records).
 RECORD_FIELDS = (
-    "page_url", "site", "url_group", "position", "title", "url", "date", "text", "fetched_at",
+    "page_url", "site", "url_group", "position", "region", "title", "url", "date", "text",
+    "fetched_at",
 )  # fmt: skip
 RECORD_FORMATS = ("jsonl", "json", "csv")
 _BATCH = 500
@@ -211,6 +213,7 @@ def iter_records(engine: Engine, flt: ExportFilter) -> Iterator[dict[str, Any]]:
             record = dict(row._mapping)
             entry = record.pop("record") or {}
             fetched = as_utc(record.pop("fetched_at"))
+            record["region"] = entry.get("region", 0)  # stored before regions: the main list
             record.update({name: entry.get(name) for name in ("title", "url", "date", "text")})
             record["fetched_at"] = fetched.isoformat() if fetched else None
             yield record

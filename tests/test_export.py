@@ -517,7 +517,8 @@ def _fill_lists(url: str) -> None:
         "http://en.test/news/": ("en.test", "en.test/news/", [
             {"text": "=First story", "url": "http://en.test/news/1", "title": "=First story",
              "date": "2024-05-01"},
-            {"text": "Second story", "url": "http://en.test/news/2", "title": "Second story"},
+            {"text": "Second story", "url": "http://en.test/news/2", "title": "Second story",
+             "region": 1},
         ]),
         "http://zh.test/world/": ("zh.test", "zh.test/world/", [
             {"text": "市政府宣布新开公交线路", "url": "http://zh.test/world/c.html"},
@@ -545,6 +546,8 @@ def test_the_records_of_list_pages_are_exported(db_url: str, tmp_path: Path) -> 
         ("http://zh.test/world/", 0, "http://zh.test/world/c.html"),
     ]
     assert rows[0]["date"] == "2024-05-01" and rows[1]["date"] is None
+    # the list each record belongs to; one stored without it is of the main list
+    assert [r["region"] for r in rows] == [0, 1, 0]
     assert rows[2]["text"] == "市政府宣布新开公交线路" and rows[2]["url_group"] == "zh.test/world/"
     assert rows[0]["fetched_at"].startswith("2024-07-01T00:00:00")
     # filters of pages apply, as CSV for Excel too
@@ -553,8 +556,9 @@ def test_the_records_of_list_pages_are_exported(db_url: str, tmp_path: Path) -> 
     assert proc.returncode == 0, proc.stderr
     table = list(csv.DictReader(csv_out.open(encoding="utf-8-sig", newline="")))
     assert [r["title"] for r in table] == ["'=First story", "Second story"]
-    assert list(table[0]) == ["page_url", "site", "url_group", "position", "title", "url",
-                              "date", "text", "fetched_at"]  # fmt: skip
+    assert list(table[0]) == ["page_url", "site", "url_group", "position", "region", "title",
+                              "url", "date", "text", "fetched_at"]  # fmt: skip
+    assert [r["region"] for r in table] == ["0", "1"]
     later = _export("--db", db_url, "--records", "-o", "-", "-q", "--since", "2024-08-01")
     assert later.returncode == 0 and later.stdout == ""
     # an article filter is refused, not ignored

@@ -715,6 +715,19 @@ def test_list_page_gives_records() -> None:
     assert result.lines[0].startswith(ITEMS[0])
 
 
+def test_a_list_page_gives_the_records_of_each_of_its_lists() -> None:
+    featured = "".join(
+        f'<div class="card"><a href="/guides/{i}.html">Guide {i} to what happened in the valley'
+        f"</a><p>Why guide {i} matters.</p><span>2024-04-{i + 1:02d}</span></div>"
+        for i in range(9)
+    )
+    page = LISTING.replace("<h1>News</h1>", f'<h1>News</h1><div class="featured">{featured}</div>')
+    result = extract(page, url="https://example.com/news/")
+    assert result.page_type is PageType.LIST
+    regions = [(r.region, r.url.rsplit("/", 2)[1]) for r in result.records if r.url]
+    assert regions == [(1, "guides")] * 9 + [(0, "news")] * len(ITEMS)
+
+
 def _front_page(lead_headline: str) -> str:
     sections = "".join(
         f'<section><h2><a href="/s{s}/">Section {s}</a></h2><ul>'

@@ -270,7 +270,12 @@ def test_short_link_only_menu_is_not_a_list_of_records() -> None:
 def test_penalties_can_be_switched_off() -> None:
     html = _page(MENU * 3 + _entries(3, dated=False))
     plain = Params(
-        nav_penalty=1.0, short_link_penalty=1.0, date_bonus=0, snippet_bonus=0, min_distinct=0
+        nav_penalty=1.0,
+        short_link_penalty=1.0,
+        date_bonus=0,
+        snippet_bonus=0,
+        min_distinct=0,
+        more_regions=0.0,
     )
     assert "Headline" in extract(html).text
     assert "Headline" not in extract(html, params=plain).text
@@ -391,7 +396,7 @@ def test_one_card_template_in_sections_of_different_depth_is_one_list() -> None:
     )
     result = extract(html)
     assert [r.url for r in result.records] == [f"/s/{i}" for i in range(9)]
-    alone = extract(html, merge_templates=False)
+    alone = extract(html, merge_templates=False, more_regions=0.0)
     assert len(alone.records) in (4, 5)
 
 
@@ -568,7 +573,8 @@ def test_linked_entries_beat_paragraphs_without_links() -> None:
     page = _page(MENU + _cards(6, card) + faq)
     result = extract(page, url="https://example.com/chairs/")
     assert [r.url for r in result.records] == [f"https://example.com/p/{i}" for i in range(6)]
-    assert extract(page, no_link_penalty=1.0).records[0].text.startswith("Question 0")
+    unpenalised = extract(page, no_link_penalty=1.0).records
+    assert [r for r in unpenalised if r.region == 0][0].text.startswith("Question 0")
 
 
 def test_sections_of_linked_entries_are_split_into_entries() -> None:
@@ -631,3 +637,43 @@ def test_a_record_drawn_as_a_run_of_rows_is_one_record() -> None:
     )
     zigzag = extract(_page(MENU + f"<div id='posts'>{cards}</div>"), url="https://e.com/")
     assert [r.url for r in zigzag.records] == [f"https://e.com/p/{i}" for i in range(8)]
+
+
+def _results_beside_featured() -> str:
+    """A search page: featured cards above the results, a menu, and an FAQ
+    without links."""
+    featured = "".join(
+        f"<div class='card'><a href='/f/{i}'>Featured guide {i} to city budgets</a>"
+        f"<p>Why the featured guide {i} explains where the money goes.</p>"
+        f"<span class='date'>2024-02-{i + 1:02d}</span></div>"
+        for i in range(5)
+    )
+    faq = "".join(
+        f"<p class='answer'>Answer {i}: results are ranked by relevance and date, and every"
+        " result links to the full story on the publisher's own site.</p>"
+        for i in range(4)
+    )
+    return (
+        MENU
+        + f"<section class='featured'>{featured}</section>"
+        + _entries(8)
+        + f"<div class='help'>{faq}</div>"
+    )
+
+
+def test_a_second_region_of_linked_records_is_kept_apart() -> None:
+    page = _page(_results_beside_featured())
+    result = extract(page, url="https://example.com/search")
+    featured = [f"https://example.com/f/{i}" for i in range(5)]
+    results = [f"https://example.com/news/{i}.html" for i in range(8)]
+    # in page order, each record with its list: the main list is region 0
+    assert [r.url for r in result.records] == featured + results
+    assert [r.region for r in result.records] == [1] * 5 + [0] * 8
+    assert "Topic" not in result.text and "Answer" not in result.text  # menu, unlinked FAQ
+    main = find_records(as_document(page), Params(more_regions=0.0))
+    assert [e.tag for e in find_records(as_document(page))] == [e.tag for e in main] == ["li"] * 8
+    main_only = extract(page, url="https://example.com/search", more_regions=0.0)
+    assert [r.url for r in main_only.records] == results
+    # a region scoring under that share of the main list's score stays out
+    narrower = extract(page, url="https://example.com/search", more_regions=0.99)
+    assert [r.url for r in narrower.records] == results
