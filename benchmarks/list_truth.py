@@ -27,6 +27,8 @@ from __future__ import annotations
 import dataclasses
 import gzip
 import json
+import re
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -173,3 +175,70 @@ def load() -> tuple[list[datasets.Page], list[str]]:
             continue
         pages.append(_with_records(page, annotated_records(page_input(page), note["xpath"])))
     return pages, left_out
+
+
+# -- what NEXT-EVAL's records are --------------------------------------------------
+
+_HIDDEN_STYLE = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.I)
+_CHROME_TAGS = frozenset({"nav", "header", "footer", "aside", "menu"})
+
+
+def record_kind(el: Any, records: set[Any]) -> str:
+    """Where a NEXT-EVAL truth record lies: among a form control's options,
+    hidden, in navigation or page chrome, inside another truth record, or
+    none of these (a record as the list extractor means one)."""
+    from extractors.listing import _looks_like_navigation
+
+    chain = [el, *el.iterancestors()]
+    if any(a.tag in ("select", "option", "datalist") for a in chain):
+        return "form options"
+    if any(
+        a.get("hidden") is not None
+        or a.get("aria-hidden") == "true"
+        or _HIDDEN_STYLE.search(a.get("style") or "")
+        for a in chain
+    ):
+        return "hidden"
+    shown = [a for a in chain if isinstance(a.tag, str) and a.tag not in ("html", "body")]
+    if any(a.tag in _CHROME_TAGS or _looks_like_navigation(a) for a in shown):
+        return "navigation or chrome"
+    if any(a in records for a in el.iterancestors()):
+        return "inside another record"
+    return "record"
+
+
+def next_eval_kinds() -> tuple[Counter[str], Counter[str]]:
+    """Truth records of the usable NEXT-EVAL pages by :func:`record_kind`
+    (each record by its first element), and the pages holding each kind."""
+    xpaths = next_eval_xpaths()
+    kinds: Counter[str] = Counter()
+    pages: Counter[str] = Counter()
+    for page in datasets.load(SET, kinds="list"):
+        if page.id not in xpaths:
+            continue
+        tree = lxml_html.fromstring(page_input(page)).getroottree()
+        found = [tree.xpath(record[0]) for record in xpaths[page.id]]
+        if not all(found):  # truth of another DOM: left out, as load_next_eval does
+            continue
+        elements = [f[0] for f in found]
+        chosen = set(elements)
+        here = Counter(record_kind(el, chosen) for el in elements)
+        kinds.update(here)
+        pages.update(here.keys())
+        pages["pages"] += 1
+    return kinds, pages
+
+
+def main() -> int:
+    """Print what NEXT-EVAL's truth records are (a Markdown table)."""
+    kinds, pages = next_eval_kinds()
+    total = kinds.total()
+    print(f"NEXT-EVAL truth: {total} records on {pages['pages']} pages\n")
+    print("| kind | records | share | pages |\n|---|---|---|---|")
+    for kind, n in kinds.most_common():
+        print(f"| {kind} | {n} | {n / total:.3f} | {pages[kind]} |")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from lxml import html as lxml_html
 
 from benchmarks import datasets, list_truth
 from benchmarks.extraction import page_input
@@ -103,3 +104,22 @@ def test_screen_reader_labels_are_not_shown_text() -> None:
     assert list_truth.annotated_records(html, "//div[@class='card']") == [
         ("Upcoming Election 4 stars", "Upcoming Election")
     ]
+
+
+def test_record_kind_tells_records_from_menus_hidden_nested_and_options() -> None:
+    tree = lxml_html.fromstring(
+        "<html><body><nav><ul><li id='menu'><a href='/a'>Menu</a></li></ul></nav>"
+        "<div class='results'><div id='item' class='item'><div id='card'>Card</div></div>"
+        "<div id='more' style='display: none'>Hidden result</div></div>"
+        "<select><option id='opt'>Size</option></select></body></html>"
+    )
+    by_id = {el.get("id"): el for el in tree.iter() if el.get("id")}
+    records = set(by_id.values())
+    kinds = {name: list_truth.record_kind(el, records) for name, el in by_id.items()}
+    assert kinds == {
+        "menu": "navigation or chrome",
+        "item": "record",
+        "card": "inside another record",
+        "more": "hidden",
+        "opt": "form options",
+    }
