@@ -809,7 +809,17 @@ def _heading(el: etree._Element) -> etree._Element | None:
 
 
 _EDGE = "\x00"  # an inline tag's edge while the text is built
-_CAMEL_EDGE = re.compile(r"(?<=[a-z])\x00+(?=[A-Z])|(?<=[A-Z0-9])\x00+(?=[A-Z][a-z])")
+_CAMEL_EDGE = re.compile(
+    r"(?<=[a-zA-Z])\x00+(?=\d)|(?<=[a-z])\x00+(?=[A-Z])|(?<=[A-Z0-9])\x00+(?=[A-Z][a-z])"
+)
+
+
+def _edge(tag: str) -> str:
+    """What a tag's edge adds to a record's text: a space for a block, no
+    break for a sub- or superscript (H2O, m2), else an inline edge."""
+    if tag in BLOCK_TAGS:
+        return " "
+    return "" if tag in ("sub", "sup") else _EDGE
 
 
 def record_text(el: etree._Element, params: Params | None = None) -> str:
@@ -818,8 +828,10 @@ def record_text(el: etree._Element, params: Params | None = None) -> str:
     Where an inline tag edge falls between a lower-case and an upper-case
     letter ("<span>Brand</span><span>Model</span>"), or between capitals or
     digits and a capitalised word ("<span>HOKA</span><span>Clifton</span>",
-    "<span>AZ 85281</span><span>Phoenix</span>"), a space is put: such spans
-    are laid out apart by CSS, and a glued "BrandModel" is no word.
+    "<span>AZ 85281</span><span>Phoenix</span>"), or between a letter and a
+    digit ("<span>Weight</span><span>22 kg</span>"; not at a sub- or
+    superscript: H2O), a space is put: such spans are laid out apart by CSS,
+    and a glued "BrandModel" is no word.
 
     Screen-reader-only text is left out, and so is a part whose text repeats
     a part written before it (see ``Params.repeat_min_chars``; a part's text
@@ -833,7 +845,7 @@ def record_text(el: etree._Element, params: Params | None = None) -> str:
     while stack:
         node, done = stack.pop()
         if done is not None:
-            parts.append(" " if node.tag in BLOCK_TAGS else _EDGE)
+            parts.append(_edge(node.tag))
             if node is not el and node.tail:
                 parts.append(node.tail)
             if done:
@@ -857,7 +869,7 @@ def record_text(el: etree._Element, params: Params | None = None) -> str:
             if node is not el and node.tail:
                 parts.append(node.tail)
             continue
-        parts.append(" " if tag in BLOCK_TAGS else _EDGE)
+        parts.append(_edge(tag))
         if node.text:
             parts.append(node.text)
         stack.append((node, key))

@@ -345,6 +345,12 @@ def test_inline_tags_between_lower_and_upper_case_are_spaced() -> None:
     assert record_text(doc.body) == "Tempe, AZ 85281 Phoenix"
     doc = as_document(_page("<p><span>$12</span>.99 and <b>3</b>kg, <b>2</b>TB</p>"))
     assert record_text(doc.body) == "$12.99 and 3kg, 2TB"
+    # A word before a number is spaced (a label, then a figure); a sub- or
+    # superscript stays joined.
+    doc = as_document(_page("<p><span>New vehicle</span><span>22 kg</span></p>"))
+    assert record_text(doc.body) == "New vehicle 22 kg"
+    doc = as_document(_page("<p>H<sub>2</sub>O in 5 m<sup>2</sup></p>"))
+    assert record_text(doc.body) == "H2O in 5 m2"
 
 
 def test_group_of_repeated_texts_is_not_the_list() -> None:
