@@ -196,6 +196,7 @@ class Params:
     # of benchmarks.lists, checked on the unseen half (docs/extraction.md);
     # the linked-records rule came from reading the tune half's regions
     # (three in four of those without links held no record of the truth).
+    # A share: values over 1 count as 1.
     more_regions: float = 0.7
 
 
@@ -459,10 +460,11 @@ def _score(
     group whose texts mostly repeat (font-metric probes, a cloned carousel)
     is scaled by its share of distinct texts.
 
-    With ``floor`` (the best score so far), None when the score cannot
-    exceed it: the record texts and dates, most of the cost, are read only
-    if the score with every record dated (the most the date bonus gives),
-    then with all texts distinct (their share only scales down), would."""
+    With ``floor`` (a score to beat: the best so far, or the share of it
+    another region needs), None when the score cannot exceed it: the record
+    texts and dates, most of the cost, are read only if the score with every
+    record dated (the most the date bonus gives), then with all texts
+    distinct (their share only scales down), would."""
     stats = doc.stats
     n = len(records)
     lengths = [stats[r].text_len for r in records]
@@ -591,7 +593,7 @@ def _find_regions(doc: Document, params: Params) -> list[list[etree._Element]]:
     scored: list[_Candidate] = []
     # A group below this share of the best so far can be neither the main
     # list nor another region (the best only grows).
-    share = params.more_regions or 1.0
+    share = min(params.more_regions, 1.0) or 1.0
     seen: set[tuple[int, ...]] = set()
     for group in groups[: params.top_n]:
         options = _lists_of(group.members, params) if params.split_lists else [group.members]
@@ -626,12 +628,26 @@ def _more_regions(
     doc: Document, best: _Candidate, scored: list[_Candidate], params: Params
 ) -> list[list[etree._Element]]:
     """The other regions of records (see ``Params.more_regions``), by score:
-    each outside navigation, most of its records linked, and sharing no
-    element with the main list or a region taken before it (neither a
-    record nor one inside or around one)."""
+    each outside navigation, most of its records linked, sharing no element
+    with the main list or a region taken before it (a record, one inside or
+    around one, or a sibling part of one: :func:`_companions`), and mostly
+    not copies of their texts (the same items drawn again for another
+    screen or as a table)."""
     stats = doc.stats
-    taken = set(best.records)
-    around = {a for r in best.records for a in r.iterancestors()}
+    taken: set[etree._Element] = set()
+    around: set[etree._Element] = set()
+    texts: set[str] = set()
+
+    def parts_of(records: list[etree._Element]) -> list[etree._Element]:
+        _, leaders, followers = _companions(records, params.max_followers, params.same_list)
+        return [*records, *itertools.chain(*leaders, *followers)]
+
+    def take(records: list[etree._Element], parts: list[etree._Element]) -> None:
+        taken.update(parts)
+        around.update(a for r in parts for a in r.iterancestors())
+        texts.update(_flat_text_of(doc, r) for r in records)
+
+    take(best.records, parts_of(best.records))
     regions: list[list[etree._Element]] = []
     for cand in sorted(scored, key=lambda c: c.score, reverse=True):
         records = cand.records
@@ -644,11 +660,13 @@ def _more_regions(
         ends = (records[0], records[-1])
         if any(_in_navigation(doc, r, params.wrapper_share) for r in ends):
             continue
-        if any(r in taken or r in around or taken.intersection(r.iterancestors()) for r in records):
+        parts = parts_of(records)
+        if any(r in taken or r in around or taken.intersection(r.iterancestors()) for r in parts):
+            continue
+        if sum(_flat_text_of(doc, r) in texts for r in records) * 2 >= len(records):
             continue
         regions.append(records)
-        taken.update(records)
-        around.update(a for r in records for a in r.iterancestors())
+        take(records, parts)
     return regions
 
 
@@ -1078,15 +1096,21 @@ def _distinct(records: list[Record]) -> list[Record]:
     rendered again (a cloned carousel slide, a copy for another screen size).
     A record with the previous one's link whose words are a part of its
     words, or the reverse, is the same entry in a narrower layout: the fuller
-    of the two is kept."""
-    seen: set[tuple[str, str | None]] = set()
+    of the two is kept. What is kept is in the lower region of the two (the
+    main list's, when one of them is in it)."""
+    seen: dict[tuple[str, str | None], Record] = {}
     out: list[Record] = []
     for r in records:
-        if not r.text or (r.text, r.url) in seen:
+        if not r.text:
             continue
-        seen.add((r.text, r.url))
+        key = (r.text, r.url)
+        if key in seen:  # a copy: it stays in the lower of the two regions
+            seen[key].region = min(seen[key].region, r.region)
+            continue
+        seen[key] = r
         last = out[-1] if out else None
         if last is not None and r.url and r.url == last.url and _same_words(r.text, last.text):
+            r.region = last.region = min(r.region, last.region)
             if len(r.text) > len(last.text):
                 out[-1] = r
             continue

@@ -683,3 +683,35 @@ def test_a_second_region_of_linked_records_is_kept_apart() -> None:
     # a region scoring under that share of the main list's score stays out
     narrower = extract(page, url="https://example.com/search", more_regions=0.99)
     assert [r.url for r in narrower.records] == results
+
+
+def test_a_copy_of_the_main_list_is_no_other_region() -> None:
+    # The same stories drawn again above the river (featured, then listed):
+    # one list, whatever the order; the main list keeps all its records.
+    featured = "".join(
+        f"<article class='item'><h3><a href='/news/{i}.html'>Headline number {i} about the"
+        f" city council budget</a></h3><p class='summary'>A snippet of story {i}.</p>"
+        f"<span class='date'>2024-03-{i + 1:02d}</span></article>"
+        for i in range(5)
+    )
+    page = _page(
+        MENU + f"<section class='top'>{featured}</section><div class='river'>{_entries(8)}</div>"
+    )
+    result = extract(page, url="https://example.com/")
+    assert len(result.records) == 8 and {r.region for r in result.records} == {0}
+    assert len({r.url for r in result.records}) == 8
+
+
+def test_a_records_sibling_rows_are_no_other_region() -> None:
+    # A title row, then a byline row, per item: the rows of one kind are
+    # the other kind's parts, not a second list of the same items.
+    rows = "".join(
+        f"<tr class='athing'><td class='title'><a href='/i/{i}'>Item {i} is a story title here"
+        f"</a></td></tr><tr><td class='sub'><a href='/u/{i}'>user{i}</a> 3 hours ago "
+        f"<a href='/c/{i}'>{i} comments</a>"
+        "</td></tr>"
+        for i in range(8)
+    )
+    result = extract(_page(MENU + f"<table><tbody>{rows}</tbody></table>"))
+    assert len(result.records) == 8 and {r.region for r in result.records} == {0}
+    assert all(f"Item {i} " in r.text for i, r in enumerate(result.records))
