@@ -187,7 +187,7 @@ def record_kind(el: Any, records: set[Any]) -> str:
     """Where a NEXT-EVAL truth record lies: among a form control's options,
     hidden, in navigation or page chrome, inside another truth record, or
     none of these (a record as the list extractor means one)."""
-    from extractors.listing import _looks_like_navigation
+    from extractors.listing import looks_like_navigation
 
     chain = [el, *el.iterancestors()]
     if any(a.tag in ("select", "option", "datalist") for a in chain):
@@ -200,7 +200,7 @@ def record_kind(el: Any, records: set[Any]) -> str:
     ):
         return "hidden"
     shown = [a for a in chain if isinstance(a.tag, str) and a.tag not in ("html", "body")]
-    if any(a.tag in _CHROME_TAGS or _looks_like_navigation(a) for a in shown):
+    if any(a.tag in _CHROME_TAGS or looks_like_navigation(a) for a in shown):
         return "navigation or chrome"
     if any(a in records for a in el.iterancestors()):
         return "inside another record"

@@ -361,10 +361,10 @@ def _chrome(doc: Document, el: etree._Element, wrapper: float) -> bool:
     named after one of its parts; a ``<nav>`` is navigation at any size)."""
     if el.tag in _NAV_TAGS:
         return True
-    return doc.stats[el].text_len <= wrapper and _looks_like_navigation(el)
+    return doc.stats[el].text_len <= wrapper and looks_like_navigation(el)
 
 
-def _looks_like_navigation(el: etree._Element) -> bool:
+def looks_like_navigation(el: etree._Element) -> bool:
     """A navigation or page-chrome container, by tag or class/id/role words."""
     if el.tag in _NAV_TAGS:
         return True
