@@ -38,6 +38,7 @@ from lxml import html as lxml_html
 from benchmarks import datasets, metrics
 from benchmarks.extraction import page_input
 from extractors.document import screen_reader_only
+from extractors.listing import looks_like_navigation
 
 ANNOTATIONS = Path(__file__).resolve().parent / "truth" / "pagetype_lists.json"
 NEXT_EVAL = ANNOTATIONS.with_name("next_eval_records.json.gz")
@@ -187,8 +188,6 @@ def record_kind(el: Any, records: set[Any]) -> str:
     """Where a NEXT-EVAL truth record lies: among a form control's options,
     hidden, in navigation or page chrome, inside another truth record, or
     none of these (a record as the list extractor means one)."""
-    from extractors.listing import looks_like_navigation
-
     chain = [el, *el.iterancestors()]
     if any(a.tag in ("select", "option", "datalist") for a in chain):
         return "form options"
