@@ -188,8 +188,9 @@ class Params:
     # A page can hold more than one list of records (a result grid and a
     # table of the same items, featured cards above the river, a second
     # result block): another candidate group scoring at least this share of
-    # the main list's score, outside navigation, most of its records linked
-    # and sharing no element with a region already taken, is a region of
+    # the main list's score, outside navigation, most of its records linked,
+    # sharing no element with a region already taken (nor a sibling part of
+    # one's records) and mostly not copies of their texts, is a region of
     # records too (``Record.region`` 1, 2, ... in order of score; the main
     # list is 0). 0 = the main list alone. Not in the seed (its output is one
     # group). Chosen among 0.5-0.9 by record F1 on the tune half (even ids)
