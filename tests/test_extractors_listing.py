@@ -34,16 +34,17 @@ FOOTER = (
 )
 
 
+def _entry(i: int, dated: bool = True, tag: str = "li") -> str:
+    date = f"<span class='date'>2024-03-{i + 1:02d}</span>" if dated else ""
+    return (
+        f"<{tag} class='item'><h3><a href='/news/{i}.html'>Headline number {i} about the"
+        f" city council budget</a></h3><p class='summary'>A snippet of story {i}.</p>"
+        f"{date}</{tag}>"
+    )
+
+
 def _entries(n: int = 8, dated: bool = True) -> str:
-    items = []
-    for i in range(n):
-        date = f"<span class='date'>2024-03-{i + 1:02d}</span>" if dated else ""
-        items.append(
-            f"<li class='item'><h3><a href='/news/{i}.html'>Headline number {i} about the"
-            f" city council budget</a></h3><p class='summary'>A snippet of story {i}.</p>"
-            f"{date}</li>"
-        )
-    return "<ul class='news-list'>" + "".join(items) + "</ul>"
+    return "<ul class='news-list'>" + "".join(_entry(i, dated) for i in range(n)) + "</ul>"
 
 
 def _page(body: str) -> str:
@@ -330,27 +331,29 @@ def test_inline_tags_between_lower_and_upper_case_are_spaced() -> None:
     )
     result = extract(_page(f"<ul>{items}</ul>"))
     assert result.records[0].text.startswith("Coleman Cascade Stove 0")
-    # Words split by inline tags mid-word stay joined.
-    doc = as_document(_page("<p>un<b>believ</b>able</p>"))
-    assert record_text(doc.body) == "unbelievable"
-    # A brand in capitals before a capitalised model name is spaced too; a
-    # drop cap and a split acronym are not.
-    doc = as_document(_page("<p><span>HOKA</span><span>Clifton 9</span></p>"))
-    assert record_text(doc.body) == "HOKA Clifton 9"
-    doc = as_document(_page("<p><span class='drop'>T</span>he <b>N</b>ASA crew</p>"))
-    assert record_text(doc.body) == "The NASA crew"
-    # So is a number before a capitalised word (a postcode, then the next
-    # line's town); a number split from its unit or digits is not.
-    doc = as_document(_page("<p><span>Tempe, AZ 85281</span><span>Phoenix</span></p>"))
-    assert record_text(doc.body) == "Tempe, AZ 85281 Phoenix"
-    doc = as_document(_page("<p><span>$12</span>.99 and <b>3</b>kg, <b>2</b>TB</p>"))
-    assert record_text(doc.body) == "$12.99 and 3kg, 2TB"
-    # A word before a number is spaced (a label, then a figure); a sub- or
-    # superscript stays joined.
-    doc = as_document(_page("<p><span>New vehicle</span><span>22 kg</span></p>"))
-    assert record_text(doc.body) == "New vehicle 22 kg"
-    doc = as_document(_page("<p>H<sub>2</sub>O in 5 m<sup>2</sup></p>"))
-    assert record_text(doc.body) == "H2O in 5 m2"
+
+
+@pytest.mark.parametrize(
+    ("markup", "text"),
+    [
+        # Words split by inline tags mid-word stay joined.
+        ("un<b>believ</b>able", "unbelievable"),
+        # A brand in capitals before a capitalised model name is spaced; a
+        # drop cap and a split acronym are not.
+        ("<span>HOKA</span><span>Clifton 9</span>", "HOKA Clifton 9"),
+        ("<span class='drop'>T</span>he <b>N</b>ASA crew", "The NASA crew"),
+        # So is a number before a capitalised word (a postcode, then the
+        # next line's town); a number split from its unit or digits is not.
+        ("<span>Tempe, AZ 85281</span><span>Phoenix</span>", "Tempe, AZ 85281 Phoenix"),
+        ("<span>$12</span>.99 and <b>3</b>kg, <b>2</b>TB", "$12.99 and 3kg, 2TB"),
+        # A word before a number is spaced (a label, then a figure); a sub-
+        # or superscript stays joined.
+        ("<span>New vehicle</span><span>22 kg</span>", "New vehicle 22 kg"),
+        ("H<sub>2</sub>O in 5 m<sup>2</sup>", "H2O in 5 m2"),
+    ],
+)
+def test_record_text_spaces_inline_edges_between_words(markup: str, text: str) -> None:
+    assert record_text(as_document(_page(f"<p>{markup}</p>")).body) == text
 
 
 def test_group_of_repeated_texts_is_not_the_list() -> None:
@@ -688,12 +691,7 @@ def test_a_second_region_of_linked_records_is_kept_apart() -> None:
 def test_a_copy_of_the_main_list_is_no_other_region() -> None:
     # The same stories drawn again above the river (featured, then listed):
     # one list, whatever the order; the main list keeps all its records.
-    featured = "".join(
-        f"<article class='item'><h3><a href='/news/{i}.html'>Headline number {i} about the"
-        f" city council budget</a></h3><p class='summary'>A snippet of story {i}.</p>"
-        f"<span class='date'>2024-03-{i + 1:02d}</span></article>"
-        for i in range(5)
-    )
+    featured = "".join(_entry(i, tag="article") for i in range(5))
     page = _page(
         MENU + f"<section class='top'>{featured}</section><div class='river'>{_entries(8)}</div>"
     )
