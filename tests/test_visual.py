@@ -22,6 +22,7 @@ from extractors.result import LengthClass
 from extractors.visual import (
     DEFAULT_MODEL,
     Stack,
+    VisualModel,
     _conv2d,
     _maxpool2,
     classify_screenshot,
@@ -77,6 +78,30 @@ def test_shipped_model_is_small_and_complete() -> None:
     width, height = model.input_size
     probs = model.forward(np.zeros((3, height, width), np.float32))
     assert probs.shape == (3, 2) and np.allclose(probs.sum(axis=1), 1.0)
+
+
+def test_members_probabilities_are_averaged() -> None:
+    single = load_model()
+    if int(single.config.get("members", 1)) > 1:  # the shipped weights: keep member 0 alone
+        arrays = {k[3:]: v for k, v in single.arrays.items() if k.startswith("m0.")}
+        single = VisualModel({**single.config, "members": 1}, arrays)
+    # A second member: the first with its output layer's logits reversed.
+    last = int(single.config["dense_layers"]) - 1
+    flipped = dict(single.arrays)
+    flipped[f"fc{last}.weight"] = single.arrays[f"fc{last}.weight"][::-1]
+    flipped[f"fc{last}.bias"] = single.arrays[f"fc{last}.bias"][::-1]
+    other = VisualModel(single.config, flipped)
+    pair = VisualModel(
+        {**single.config, "members": 2},
+        {f"m0.{k}": v for k, v in single.arrays.items()}
+        | {f"m1.{k}": v for k, v in flipped.items()},
+    )
+    width, height = single.input_size
+    x = np.random.default_rng(3).random((4, height, width), dtype=np.float32)
+    a, b = single.forward(x), other.forward(x)
+    assert np.allclose(b, a[:, ::-1], atol=1e-6)
+    assert np.allclose(pair.forward(x), (a + b) / 2, atol=1e-6)
+    assert np.allclose(pair.forward(x), 0.5, atol=1e-6)  # the two cancel out
 
 
 def test_api_shapes_and_confidence_range() -> None:

@@ -21,6 +21,12 @@ def main(argv: list[str] | None = None) -> None:
     train.add_argument("--epochs", type=int, default=None)
     train.add_argument("--arch", default=None, help="an architecture name from model.ARCHS")
     train.add_argument(
+        "--members",
+        type=int,
+        default=None,
+        help="networks of the chosen design from successive seeds, averaged (default: 1)",
+    )
+    train.add_argument(
         "--no-export", action="store_true", help="do not overwrite the shipped weights"
     )
     evaluate = sub.add_parser(
@@ -57,9 +63,15 @@ def main(argv: list[str] | None = None) -> None:
         splits = tuple(args.splits.split(",")) if args.splits else None
         run_render(args.concurrency, splits)
     elif args.command == "train":
+        from .train import MEMBERS
         from .train import train as run_train
 
-        run_train(epochs=args.epochs, arch=args.arch, export=not args.no_export)
+        run_train(
+            epochs=args.epochs,
+            arch=args.arch,
+            export=not args.no_export,
+            members=args.members or MEMBERS,
+        )
     elif args.command == "dom":
         from .dom import run as run_dom
 

@@ -48,6 +48,18 @@ class Page:
     p_visual: float
 
 
+def _members_line(cfg: dict) -> str:
+    """What the weights are: one network, or several averaged."""
+    members = int(cfg.get("members", 1))
+    if members == 1:
+        return f"val balanced accuracy {cfg.get('val_balanced_accuracy')}, epoch {cfg.get('epoch')}"
+    return (
+        f"{members} networks from successive seeds, probabilities averaged (val balanced "
+        f"accuracy {cfg.get('ensemble_val_balanced_accuracy')}; the first alone "
+        f"{cfg.get('val_balanced_accuracy')}; epochs {cfg.get('epoch')})"
+    )
+
+
 def _dom(parts: Sequence[str]) -> dict[str, tuple[str, float]]:
     """DOM decision and P(list) of every real page in ``parts``."""
     split = sources.load_split()
@@ -224,8 +236,7 @@ def evaluate(model_path: Path = DEFAULT_MODEL, fit: bool = False) -> Stack:
         "# Page-type classifiers on real test pages: DOM, screenshot, combined",
         "",
         f"Screenshot model `{cfg['arch']}` (input {cfg['input_width']}x{cfg['input_height']} "
-        f"grey), val balanced accuracy {cfg.get('val_balanced_accuracy')}, "
-        f"epoch {cfg.get('epoch')}. "
+        f"grey), {_members_line(cfg)}. "
         f"DOM model: `extractors/classify.py`. Both run on {len(pages)} pages in "
         f"{took:.0f} s (render excluded).",
         "",

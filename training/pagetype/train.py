@@ -43,6 +43,10 @@ ARCHS: dict[str, dict[str, Any]] = {
 }  # fmt: skip
 DEFAULT_ARCH = "lenet-128x256"
 EPOCHS = 30
+# Networks trained from different seeds (SEED, SEED + 1, ...) whose
+# probabilities are averaged: one network's validation score swings by
+# +-0.05 from epoch to epoch and seed to seed on ~150 real val pages.
+MEMBERS = 5
 
 
 def _arrays(rows: list[dict[str, Any]], arch: dict[str, Any]) -> tuple[np.ndarray, np.ndarray]:
@@ -53,7 +57,7 @@ def _arrays(rows: list[dict[str, Any]], arch: dict[str, Any]) -> tuple[np.ndarra
     return x, y
 
 
-def _net(arch: dict[str, Any]) -> Any:
+def _net(arch: dict[str, Any], seed: int = SEED) -> Any:
     import torch
     from torch import nn
 
@@ -65,7 +69,7 @@ def _net(arch: dict[str, Any]) -> Any:
         c_in, h, w = c_out, h // 2, w // 2
     layers += [nn.Flatten(), nn.Dropout(0.3), nn.Linear(c_in * h * w, arch["hidden"]), nn.ReLU()]
     layers += [nn.Linear(arch["hidden"], len(CLASSES))]
-    torch.manual_seed(SEED)
+    torch.manual_seed(seed)
     return nn.Sequential(*layers)
 
 
@@ -105,18 +109,20 @@ def balanced_accuracy(predicted: np.ndarray, truth: np.ndarray) -> float:
     return float(np.mean([(predicted[truth == c] == c).mean() for c in np.unique(truth)]))
 
 
-def _fit(arch_name: str, epochs: int, data: dict[str, Any]) -> tuple[Any, float, int]:
+def _fit(
+    arch_name: str, epochs: int, data: dict[str, Any], seed: int = SEED
+) -> tuple[Any, float, int]:
     import torch
 
     arch = ARCHS[arch_name]
     x_tr, y_tr, x_va, y_va = data["train_x"], data["train_y"], data["val_x"], data["val_y"]
-    net = _net(arch)
+    net = _net(arch, seed)
     opt = torch.optim.AdamW(net.parameters(), lr=2e-3, weight_decay=1e-3)
     steps = epochs * ((len(y_tr) + 31) // 32)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=2e-3, total_steps=steps)
     weights = torch.tensor(len(y_tr) / (2.0 * np.bincount(y_tr, minlength=2)), dtype=torch.float32)
     loss_fn = torch.nn.CrossEntropyLoss(weight=weights)
-    rng = np.random.default_rng(SEED)
+    rng = np.random.default_rng(seed)
     best = (-1.0, 0, None)
     for epoch in range(1, epochs + 1):
         net.train()
@@ -137,28 +143,44 @@ def _fit(arch_name: str, epochs: int, data: dict[str, Any]) -> tuple[Any, float,
     return net, best[0], best[1]
 
 
-def _export(net: Any, arch_name: str, path: Path, note: dict[str, Any]) -> None:
+def _layer_arrays(net: Any, prefix: str = "") -> dict[str, np.ndarray]:
+    """One network's layers as numpy arrays, batch norm folded into each
+    convolution (numpy runs one layer)."""
     import torch
 
-    arch = ARCHS[arch_name]
     arrays: dict[str, np.ndarray] = {}
     modules = list(net)
     convs = [(m, modules[i + 1]) for i, m in enumerate(modules) if m.__class__.__name__ == "Conv2d"]
     dense = [m for m in net if m.__class__.__name__ == "Linear"]
     for i, (layer, norm) in enumerate(convs):
-        # Batch norm folded into the convolution: numpy runs one layer.
         scale = (norm.weight / torch.sqrt(norm.running_var + norm.eps)).detach().numpy()
         shift = (norm.bias - norm.running_mean * norm.weight /
                  torch.sqrt(norm.running_var + norm.eps)).detach().numpy()  # fmt: skip
         weight = layer.weight.detach().numpy() * scale[:, None, None, None]
-        arrays[f"conv{i}.weight"] = weight.astype(np.float32)
-        arrays[f"conv{i}.bias"] = (layer.bias.detach().numpy() * scale + shift).astype(np.float32)
+        arrays[f"{prefix}conv{i}.weight"] = weight.astype(np.float32)
+        arrays[f"{prefix}conv{i}.bias"] = (layer.bias.detach().numpy() * scale + shift).astype(
+            np.float32
+        )
     for i, layer in enumerate(dense):
-        arrays[f"fc{i}.weight"] = layer.weight.detach().numpy().astype(np.float32)
-        arrays[f"fc{i}.bias"] = layer.bias.detach().numpy().astype(np.float32)
+        arrays[f"{prefix}fc{i}.weight"] = layer.weight.detach().numpy().astype(np.float32)
+        arrays[f"{prefix}fc{i}.bias"] = layer.bias.detach().numpy().astype(np.float32)
+    return arrays
+
+
+def _export(nets: list[Any], arch_name: str, path: Path, note: dict[str, Any]) -> None:
+    """The networks' weights and the config that runs them (one network's
+    arrays unprefixed; several as ``m0.``, ``m1.``, ... whose probabilities
+    are averaged)."""
+    arch = ARCHS[arch_name]
+    arrays: dict[str, np.ndarray] = {}
+    for j, net in enumerate(nets):
+        arrays |= _layer_arrays(net, f"m{j}." if len(nets) > 1 else "")
+    modules = list(nets[0])
     config = {"arch": arch_name, "fit": arch.get("fit", "top"), "input_width": arch["input_width"],
-              "input_height": arch["input_height"], "conv_layers": len(convs),
-              "dense_layers": len(dense), "classes": CLASSES} | note  # fmt: skip
+              "input_height": arch["input_height"],
+              "conv_layers": sum(m.__class__.__name__ == "Conv2d" for m in modules),
+              "dense_layers": sum(m.__class__.__name__ == "Linear" for m in modules),
+              "members": len(nets), "classes": CLASSES} | note  # fmt: skip
     path.parent.mkdir(parents=True, exist_ok=True)
     np.savez_compressed(path, config=np.array(json.dumps(config)), **arrays)
 
@@ -172,8 +194,14 @@ def _load_data(arch_name: str) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     return data, rows
 
 
-def train(epochs: int | None = None, arch: str | None = None, export: bool = True) -> None:
-    """Fit each candidate (or ``arch``), keep the best on validation, export it."""
+def train(
+    epochs: int | None = None,
+    arch: str | None = None,
+    export: bool = True,
+    members: int = MEMBERS,
+) -> None:
+    """Fit each candidate (or ``arch``), keep the best on validation, add
+    ``members - 1`` networks of that design from the next seeds, export them."""
     import torch
 
     torch.set_num_threads(2)
@@ -197,10 +225,24 @@ def train(epochs: int | None = None, arch: str | None = None, export: bool = Tru
     assert best is not None
     for name, acc, epoch, took in scores:
         print(f"  {name:16s} val balanced accuracy {acc:.3f} (epoch {epoch}, {took:.0f} s)")
+    nets, epochs_of = [best[2]], [best[3]]
+    note: dict[str, Any] = {}
+    if members > 1:
+        data, _ = _load_data(best[1])
+        for j in range(1, members):
+            net, val_bal, epoch = _fit(best[1], epochs, data, SEED + j)
+            print(f"member {j}: val balanced accuracy {val_bal:.3f} at epoch {epoch}")
+            nets.append(net)
+            epochs_of.append(epoch)
+        probs = np.mean([_predict(net, data["val_x"]) for net in nets], axis=0)
+        ensemble = balanced_accuracy(probs.argmax(1), data["val_y"])
+        print(f"{members} members averaged: val balanced accuracy {ensemble:.3f}")
+        note["ensemble_val_balanced_accuracy"] = round(ensemble, 4)
     if export:
-        note = {"val_balanced_accuracy": round(best[0], 4), "epoch": best[3], "seed": SEED,
-                "candidates": {n: round(a, 4) for n, a, _, _ in scores}}  # fmt: skip
-        _export(best[2], best[1], DEFAULT_MODEL, note)
+        note |= {"val_balanced_accuracy": round(best[0], 4), "seed": SEED,
+                 "epoch": epochs_of if len(nets) > 1 else epochs_of[0],
+                 "candidates": {n: round(a, 4) for n, a, _, _ in scores}}  # fmt: skip
+        _export(nets, best[1], DEFAULT_MODEL, note)
         print(f"exported {best[1]} to {DEFAULT_MODEL} ({DEFAULT_MODEL.stat().st_size} bytes)")
         evaluate()
 
