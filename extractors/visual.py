@@ -33,6 +33,7 @@ from .result import PageType
 
 __all__ = [
     "DEFAULT_MODEL",
+    "Member",
     "Stack",
     "VisualModel",
     "classify_screenshot",
@@ -98,53 +99,100 @@ def _softmax(z: np.ndarray) -> np.ndarray:
     return e / e.sum(axis=1, keepdims=True)
 
 
+@dataclass(frozen=True, slots=True)
+class Member:
+    """One network of a model: the view of the page it reads (input size and
+    fit, see :func:`prepare`), its depth, and the prefix of its arrays."""
+
+    prefix: str
+    width: int
+    height: int
+    fit: str
+    conv_layers: int
+    dense_layers: int
+
+    @property
+    def view(self) -> tuple[int, int, str]:
+        return self.width, self.height, self.fit
+
+
+def _member(prefix: str, cfg: dict[str, Any]) -> Member:
+    return Member(
+        prefix,
+        int(cfg["input_width"]),
+        int(cfg["input_height"]),
+        str(cfg.get("fit", "top")),
+        int(cfg["conv_layers"]),
+        int(cfg["dense_layers"]),
+    )
+
+
 @dataclass(frozen=True)
 class VisualModel:
-    """Weights and config of a trained screenshot classifier."""
+    """Weights and config of a trained screenshot classifier: one network
+    (arrays unprefixed), or several whose probabilities are averaged (the
+    config's ``members``, one entry each, arrays ``m0.``, ``m1.``, ...:
+    networks trained from different seeds, on one view of the page or on
+    several)."""
 
     config: dict[str, Any]
     arrays: dict[str, np.ndarray]
 
     @property
+    def members(self) -> list[Member]:
+        specs = self.config.get("members")
+        if not specs:
+            return [_member("", self.config)]
+        return [_member(f"m{j}.", spec) for j, spec in enumerate(specs)]
+
+    @property
     def input_size(self) -> tuple[int, int]:
-        """(width, height) of the model's input."""
-        return int(self.config["input_width"]), int(self.config["input_height"])
+        """(width, height) of the first network's input."""
+        first = self.members[0]
+        return first.width, first.height
 
     @property
     def classes(self) -> list[str]:
         return list(self.config["classes"])
 
-    def forward(self, batch: np.ndarray) -> np.ndarray:
-        """``(N, H, W)`` ink maps -> ``(N, classes)`` probabilities: the mean
-        of the members' when the weights hold several networks (``m0.``,
-        ``m1.``, ...: one design trained from different seeds)."""
-        members = int(self.config.get("members", 1))
-        if members == 1:
-            return self._forward(batch, "")
-        return np.mean([self._forward(batch, f"m{j}.") for j in range(members)], axis=0)
+    def forward(self, batch: np.ndarray, member: Member | None = None) -> np.ndarray:
+        """``(N, H, W)`` ink maps -> ``(N, classes)`` probabilities of one
+        network, or with no ``member`` the mean of all (which must then read
+        one view)."""
+        if member is not None:
+            return self._forward(batch, member)
+        members = self.members
+        if len({m.view for m in members}) > 1:
+            raise ValueError("the networks read different views: use probabilities()")
+        return np.mean([self._forward(batch, m) for m in members], axis=0)
 
-    def _forward(self, batch: np.ndarray, prefix: str) -> np.ndarray:
-        a = self.arrays
+    def _forward(self, batch: np.ndarray, m: Member) -> np.ndarray:
+        a, prefix = self.arrays, m.prefix
         x = batch[:, None, :, :].astype(np.float32)
-        for i in range(int(self.config["conv_layers"])):
+        for i in range(m.conv_layers):
             x = _conv2d(x, a[f"{prefix}conv{i}.weight"], a[f"{prefix}conv{i}.bias"])
             x = _maxpool2(np.maximum(x, 0.0))
         x = x.reshape(x.shape[0], -1)
-        for i in range(int(self.config["dense_layers"])):
+        for i in range(m.dense_layers):
             x = x @ a[f"{prefix}fc{i}.weight"].T + a[f"{prefix}fc{i}.bias"]
-            if i < int(self.config["dense_layers"]) - 1:
+            if i < m.dense_layers - 1:
                 x = np.maximum(x, 0.0)
         return _softmax(x)
 
     def probabilities(self, images: Sequence[bytes], batch_size: int = 16) -> np.ndarray:
-        """Class probabilities for screenshots (encoded bytes), in order."""
-        width, height = self.input_size
-        fit = str(self.config.get("fit", "top"))
+        """Class probabilities for screenshots (encoded bytes), in order: the
+        mean over the networks, each picture prepared once per view."""
+        members = self.members
         out = []
         for start in range(0, len(images), batch_size):
             chunk = images[start : start + batch_size]
-            batch = np.stack([prepare(img, width, height, fit) for img in chunk])
-            out.append(self.forward(batch))
+            total = np.zeros((len(chunk), len(self.classes)), np.float64)
+            for view in dict.fromkeys(m.view for m in members):
+                batch = np.stack([prepare(img, *view) for img in chunk])
+                for m in members:
+                    if m.view == view:
+                        total += self._forward(batch, m)
+            out.append((total / len(members)).astype(np.float32))
         return np.concatenate(out) if out else np.zeros((0, len(self.classes)), np.float32)
 
 
@@ -195,7 +243,7 @@ class Stack:
     """How the DOM's and the screenshot's P(list) make one: a logistic model
     over their log-odds, ``P = sigmoid(bias + dom_weight * logit(p_dom) +
     visual_weight * logit(p_visual))``. A plain average of the probabilities
-    lets the weaker screenshot model (0.77 on real test pages) drag a confident
+    lets the weaker screenshot model (0.81 on real test pages) drag a confident
     DOM decision across 0.5; the stack weighs each by what it is worth.
 
     The weights belong to the shipped models: refit them whenever either is
@@ -206,12 +254,13 @@ class Stack:
     # regression (class-balanced, L2 0.01 on the two weights) on the 144
     # validation pages of training/pagetype/split.json (50 lists), its bias
     # then raised until list recall is at least article recall there; never
-    # on test pages. Refitted when the screenshot model became five
-    # networks averaged (2026-12-05); rounded to 2 decimals (fit: 0.758,
-    # 0.690, 0.821). Before, one network: 0.73, 0.48, 0.49.
-    dom_weight: float = 0.76
-    visual_weight: float = 0.69
-    bias: float = 0.82
+    # on test pages. Refitted when the screenshot model became ten networks
+    # averaged, five of each of two views (2026-12-05); rounded to 2
+    # decimals (fit: 0.797, 0.915, 1.157). Before, one network: 0.73, 0.48,
+    # 0.49.
+    dom_weight: float = 0.80
+    visual_weight: float = 0.91
+    bias: float = 1.16
     # Each input's log-odds is bounded to +-clip (a probability of 0.9997):
     # one model's certainty alone does not overrule everything.
     clip: float = 8.0

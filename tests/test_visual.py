@@ -75,24 +75,32 @@ def test_shipped_model_is_small_and_complete() -> None:
     assert DEFAULT_MODEL.stat().st_size < 5 * 1024 * 1024
     model = load_model()
     assert model.classes == ["article", "list"]
-    width, height = model.input_size
-    probs = model.forward(np.zeros((3, height, width), np.float32))
-    assert probs.shape == (3, 2) and np.allclose(probs.sum(axis=1), 1.0)
+    for member in model.members:
+        probs = model.forward(np.zeros((3, member.height, member.width), np.float32), member)
+        assert probs.shape == (3, 2) and np.allclose(probs.sum(axis=1), 1.0)
 
 
-def test_members_probabilities_are_averaged() -> None:
-    single = load_model()
-    if int(single.config.get("members", 1)) > 1:  # the shipped weights: keep member 0 alone
-        arrays = {k[3:]: v for k, v in single.arrays.items() if k.startswith("m0.")}
-        single = VisualModel({**single.config, "members": 1}, arrays)
-    # A second member: the first with its output layer's logits reversed.
-    last = int(single.config["dense_layers"]) - 1
+def _one_network(model: VisualModel, j: int = 0) -> VisualModel:
+    """Network ``j`` of a model as a model of its own (arrays unprefixed)."""
+    member = model.members[j]
+    spec = (model.config.get("members") or [model.config])[j]
+    arrays = {
+        k[len(member.prefix) :]: v for k, v in model.arrays.items() if k.startswith(member.prefix)
+    }
+    return VisualModel({**spec, "classes": model.classes}, arrays)
+
+
+def test_networks_probabilities_are_averaged() -> None:
+    single = _one_network(load_model())
+    # A second network: the first with its output layer's logits reversed.
+    last = single.members[0].dense_layers - 1
     flipped = dict(single.arrays)
     flipped[f"fc{last}.weight"] = single.arrays[f"fc{last}.weight"][::-1]
     flipped[f"fc{last}.bias"] = single.arrays[f"fc{last}.bias"][::-1]
     other = VisualModel(single.config, flipped)
+    spec = {k: v for k, v in single.config.items() if k != "classes"}
     pair = VisualModel(
-        {**single.config, "members": 2},
+        {"classes": single.classes, "members": [spec, spec]},
         {f"m0.{k}": v for k, v in single.arrays.items()}
         | {f"m1.{k}": v for k, v in flipped.items()},
     )
@@ -102,6 +110,22 @@ def test_members_probabilities_are_averaged() -> None:
     assert np.allclose(b, a[:, ::-1], atol=1e-6)
     assert np.allclose(pair.forward(x), (a + b) / 2, atol=1e-6)
     assert np.allclose(pair.forward(x), 0.5, atol=1e-6)  # the two cancel out
+    shot = _image(320, 900, 40)
+    assert np.allclose(pair.probabilities([shot]), 0.5, atol=1e-6)
+
+
+def test_networks_of_other_views_read_their_own_input() -> None:
+    model = load_model()
+    views = {m.view for m in model.members}
+    assert len(views) > 1  # the shipped model averages two views of the page
+    with pytest.raises(ValueError):
+        model.forward(np.zeros((1, *model.input_size[::-1]), np.float32))
+    shot = _image(640, 3000, 200)
+    expected = np.mean(
+        [model.forward(prepare(shot, m.width, m.height, m.fit)[None], m) for m in model.members],
+        axis=0,
+    )
+    assert np.allclose(model.probabilities([shot]), expected, atol=1e-5)
 
 
 def test_api_shapes_and_confidence_range() -> None:
@@ -123,14 +147,13 @@ def test_stack_adds_weighted_log_odds() -> None:
     assert clipped == pytest.approx(1 / (1 + np.exp(-2.0)))
 
 
-def test_shipped_stack_trusts_the_dom_more_than_the_screenshot() -> None:
-    """Fitted on validation pages: both models count, the DOM more (it is
-    the better one), so the screenshot can tip an unsure DOM but not overrule
-    a confident one."""
+def test_shipped_stack_weighs_both_models() -> None:
+    """Fitted on validation pages: both models count, so the screenshot tips
+    an unsure DOM but does not overrule a DOM that is all but certain."""
     stack = Stack()
-    assert stack.dom_weight > stack.visual_weight > 0
-    sure_article = Classification(PageType.ARTICLE, 0.99, LengthClass.LONG, 0.01)
-    assert combine(sure_article, 0.95).page_type is PageType.ARTICLE
+    assert stack.dom_weight > 0 and stack.visual_weight > 0
+    certain_article = Classification(PageType.ARTICLE, 0.999, LengthClass.LONG, 0.001)
+    assert combine(certain_article, 0.95).page_type is PageType.ARTICLE
     unsure = Classification(PageType.ARTICLE, 0.55, LengthClass.LONG, 0.45)
     assert combine(unsure, 0.99).page_type is PageType.LIST
     assert combine(unsure, 0.01).page_type is PageType.ARTICLE

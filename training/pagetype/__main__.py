@@ -19,12 +19,17 @@ def main(argv: list[str] | None = None) -> None:
     )
     train = sub.add_parser("train", help="train the CNN (torch, CPU) and export the weights")
     train.add_argument("--epochs", type=int, default=None)
-    train.add_argument("--arch", default=None, help="an architecture name from model.ARCHS")
+    train.add_argument(
+        "--arch",
+        default=None,
+        help="designs to train, comma-separated names from train.ARCHS "
+        "(default: compare them all, then train train.DESIGNS)",
+    )
     train.add_argument(
         "--members",
         type=int,
         default=None,
-        help="networks of the chosen design from successive seeds, averaged (default: 1)",
+        help="networks of each design from successive seeds, all averaged (default: 5)",
     )
     train.add_argument(
         "--no-export", action="store_true", help="do not overwrite the shipped weights"
@@ -68,7 +73,7 @@ def main(argv: list[str] | None = None) -> None:
 
         run_train(
             epochs=args.epochs,
-            arch=args.arch,
+            designs=args.arch.split(",") if args.arch else None,
             export=not args.no_export,
             members=args.members or MEMBERS,
         )

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import math
 import time
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -50,13 +51,19 @@ class Page:
 
 def _members_line(cfg: dict) -> str:
     """What the weights are: one network, or several averaged."""
-    members = int(cfg.get("members", 1))
-    if members == 1:
-        return f"val balanced accuracy {cfg.get('val_balanced_accuracy')}, epoch {cfg.get('epoch')}"
+    members = cfg.get("members")
+    if not members:
+        return (
+            f"`{cfg['arch']}` (input {cfg['input_width']}x{cfg['input_height']} grey), val "
+            f"balanced accuracy {cfg.get('val_balanced_accuracy')}, epoch {cfg.get('epoch')}"
+        )
+    designs = Counter(m["arch"] for m in members)
+    parts = ", ".join(f"{n} x `{d}`" for d, n in designs.items())
     return (
-        f"{members} networks from successive seeds, probabilities averaged (val balanced "
-        f"accuracy {cfg.get('ensemble_val_balanced_accuracy')}; the first alone "
-        f"{cfg.get('val_balanced_accuracy')}; epochs {cfg.get('epoch')})"
+        f"{len(members)} networks averaged ({parts}; grey input), val balanced accuracy "
+        f"{cfg.get('val_balanced_accuracy')} (alone: "
+        + ", ".join(f"{m['val_balanced_accuracy']}" for m in members)
+        + ")"
     )
 
 
@@ -235,8 +242,7 @@ def evaluate(model_path: Path = DEFAULT_MODEL, fit: bool = False) -> Stack:
     lines = [
         "# Page-type classifiers on real test pages: DOM, screenshot, combined",
         "",
-        f"Screenshot model `{cfg['arch']}` (input {cfg['input_width']}x{cfg['input_height']} "
-        f"grey), {_members_line(cfg)}. "
+        f"Screenshot model: {_members_line(cfg)}. "
         f"DOM model: `extractors/classify.py`. Both run on {len(pages)} pages in "
         f"{took:.0f} s (render excluded).",
         "",
