@@ -1,18 +1,19 @@
-"""Page type from a screenshot: a small LeNet-like CNN run with numpy alone.
+"""Page type from a screenshot: small LeNet-like CNNs run with numpy alone.
 
 Seed: screenshot-classification-i-awce (a CNN on full-page screenshots tells
-article pages from list pages; LeNet-5 on 224x224 grey). Here the network is
-LeNet-shaped (5x5 then 3x3 convolutions, max pooling, two dense layers). The
-screenshot is turned grey and, as the seed does, the whole bounded capture
-is squeezed to the model's input size (the shipped model: 96x192,
-``fit="squash"``); the weights' config can instead ask for the top of the
-page at its own aspect ratio (``fit="top"``: scaled to the input width, cut
-or padded with white to its height). Ink is 1, paper 0.
+article pages from list pages; LeNet-5 on 224x224 grey). Here each network
+is LeNet-shaped (5x5 then 3x3 convolutions, max pooling, two dense layers).
+The screenshot is turned grey and, as the seed does, the whole bounded
+capture is squeezed to a network's input size (``fit="squash"``, 96x192), or
+the top of the page is read at its own aspect ratio (``fit="top"``: scaled to
+the input width, cut or padded with white to its height; 64x128). Ink is 1,
+paper 0. The shipped model averages ten networks' probabilities, five of
+each view, trained from successive seeds.
 
 The weights are trained by ``python -m training.pagetype train`` (torch, a
 training-only extra) and shipped as ``models/pagetype.npz``: the layer arrays
-and a JSON config saying how to run them. No deep-learning framework is
-imported at run time.
+and a JSON config saying how to run each network. No deep-learning framework
+is imported at run time.
 """
 
 from __future__ import annotations
