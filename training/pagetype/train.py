@@ -228,11 +228,20 @@ def train(
     random.seed(SEED)
     np.random.seed(SEED)
     epochs = epochs or EPOCHS
+    loaded: dict[str, dict[str, Any]] = {}  # each design's input arrays, decoded once
+
+    def data_of(name: str) -> dict[str, Any]:
+        if name not in loaded:
+            loaded[name], rows = _load_data(name)
+            counts = Counter((r["split"], r["label"]) for r in rows)
+            print(f"{name}: {dict(sorted(counts.items()))}")
+        return loaded[name]
+
     trained: dict[tuple[str, int], Trained] = {}
     scores = {}
     if designs is None:
         for name in sorted(ARCHS, key=lambda n: ARCHS[n]["input_width"]):
-            trained[(name, SEED)] = _train_one(name, SEED, epochs)
+            trained[(name, SEED)] = _train_one(name, SEED, epochs, data_of(name))
             scores[name] = round(trained[(name, SEED)].val_balanced_accuracy, 4)
         for name, acc in scores.items():
             print(f"  {name:16s} val balanced accuracy {acc:.3f}")
@@ -241,11 +250,11 @@ def train(
     for name in designs:
         for seed in range(SEED, SEED + members):
             if (name, seed) not in trained:
-                trained[(name, seed)] = _train_one(name, seed, epochs)
+                trained[(name, seed)] = _train_one(name, seed, epochs, data_of(name))
             nets.append(trained[(name, seed)])
     val_probs, val_y = [], None
     for name in designs:
-        data, _ = _load_data(name)
+        data = data_of(name)
         val_probs += [_predict(t.net, data["val_x"]) for t in nets if t.design == name]
         val_y = data["val_y"]
     mean = balanced_accuracy(np.mean(val_probs, axis=0).argmax(1), val_y)
@@ -258,11 +267,8 @@ def train(
         evaluate()
 
 
-def _train_one(name: str, seed: int, epochs: int) -> Trained:
+def _train_one(name: str, seed: int, epochs: int, data: dict[str, Any]) -> Trained:
     started = time.monotonic()
-    data, rows = _load_data(name)
-    counts = Counter((r["split"], r["label"]) for r in rows)
-    print(f"{name}, seed {seed}: {dict(sorted(counts.items()))}")
     net, val_bal, epoch = _fit(name, epochs, data, seed)
     took = time.monotonic() - started
     print(f"{name}, seed {seed}: best val balanced accuracy {val_bal:.3f} at epoch {epoch} "
