@@ -5,7 +5,8 @@ agree on; what they all keep anyway are the lines around an article that
 sit inside its container: editor and source lines (责任编辑), copyright and
 disclaimer lines, share prompts, "related" and comment headers, and lone
 dates. These rules drop such lines when they are short, since a real
-paragraph that mentions copyright is long.
+paragraph that mentions copyright is long; a line opening with the
+copyright mark and a year is a notice whatever its length.
 """
 
 from __future__ import annotations
@@ -54,6 +55,16 @@ _NOISE = re.compile(
     r"advertisement|sponsored|print|email|tweet|recommended|"
     r"not to be reproduced without permission.*|"
     r"sign up.*newsletter.*|subscribe.*)\W*$",
+    re.I,
+)
+# A copyright notice ("Copyright © 2012 ...", "(c) 2021 ...", "Copyright
+# 2011 Reuters. All rights reserved. ...") is furniture however long: a
+# syndicated story's closing notice runs to 300 characters, and a paragraph
+# of prose does not open with the mark and a year. All 3,189 pages: 3
+# changed (daniel-en, wcxb-dev), all better.
+_COPYRIGHT_NOTICE = re.compile(
+    r"^\W{0,3}(?:(?:copyright\s*)?(?:©|\(c\))\s*(?:(?:19|20)\d\d|copyright)|"
+    r"copyright\b.*\brights reserved)",
     re.I,
 )
 _DATE_ONLY = re.compile(
@@ -334,6 +345,8 @@ def _chars(line: str) -> int:
 
 def is_boilerplate(line: str) -> bool:
     """Whether a short line is generic page furniture, not article text."""
+    if _COPYRIGHT_NOTICE.match(line):
+        return True
     if _chars(line) > MAX_BOILERPLATE_CHARS:
         return False
     if _EDITOR.search(line) and not _INTERVIEW_TURN.match(line):

@@ -384,6 +384,35 @@ def test_page_controls_and_contact_lines_are_boilerplate() -> None:
     assert not is_boilerplate("Commented code runs at 2016-09-19 17:02:14 +00:00 every day.")
 
 
+def test_a_copyright_notice_is_boilerplate_however_long() -> None:
+    from extractors.boilerplate import MAX_BOILERPLATE_CHARS, is_boilerplate
+
+    notice = (
+        "Copyright © 2012 The Daily Observer. All rights reserved. Distributed by a "
+        "syndication service. To contact the copyright holder directly for corrections, "
+        "or for permission to republish, follow the link below."
+    )
+    assert len(notice) > MAX_BOILERPLATE_CHARS
+    for line in (
+        notice,
+        "© 2019 Example Media Group",
+        "(c) 2021 Someone",
+        "Copyright 2011 "
+        "Reuters. All rights reserved. Republication or redistribution is prohibited.",
+    ):
+        assert is_boilerplate(line), line
+    # A paragraph about copyright, even one opening with the word, is text.
+    long_paragraph = (
+        "Copyright law in 2012 changed how newspapers license their archives, and the "
+        "publishers who sued over it said the new rules would cost them readers and money."
+    )
+    assert not is_boilerplate(long_paragraph)
+    assert not is_boilerplate(
+        "Copyright 2012 figures show that publishers licensed more of their archives than "
+        "in any year before, according to the trade association's annual report."
+    )
+
+
 def test_a_zero_width_joiner_joining_nothing_leaves_no_line() -> None:
     from extractors.document import text_lines
     from extractors.text import clean_text
