@@ -51,6 +51,11 @@ _NOISE = re.compile(
     r"评论|网友评论|我要评论|发表评论|上一篇|下一篇|返回(首页|顶部)|打印|关闭窗口|"
     r"評論|網友評論|我要評論|發表評論|返回(首頁|頂部)|列印|關閉視窗|"
     r"more|read more|continue reading.*|"
+    # A table of contents' header (its entries, the page's own headings
+    # drawn again as links, go with the navigation). All 3,189 pages: 29
+    # changed, 23 better, 4 worse by under 0.0005 (truths that keep it).
+    r"(table of )?contents|in this article|on this page|jump to( section)?|"
+    r"inhaltsverzeichnis|sommaire|目录|目錄|"
     r"share( this)?( article| story)?|comments?|add (a|your) comment|leave a (reply|comment)|"
     r"advertisement|sponsored|print|email|tweet|recommended|"
     r"not to be reproduced without permission.*|"

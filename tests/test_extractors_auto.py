@@ -413,6 +413,14 @@ def test_a_copyright_notice_is_boilerplate_however_long() -> None:
     )
 
 
+def test_a_table_of_contents_header_alone_is_boilerplate() -> None:
+    from extractors.boilerplate import is_boilerplate
+
+    for line in ("Table of Contents", "CONTENTS", "In this article", "Jump to ↓", "目录"):
+        assert is_boilerplate(line), line
+    assert not is_boilerplate("Contents of the report were leaked to the press on Monday.")
+
+
 def test_a_zero_width_joiner_joining_nothing_leaves_no_line() -> None:
     from extractors.document import text_lines
     from extractors.text import clean_text
