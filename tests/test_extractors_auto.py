@@ -421,6 +421,19 @@ def test_a_table_of_contents_header_alone_is_boilerplate() -> None:
     assert not is_boilerplate("Contents of the report were leaked to the press on Monday.")
 
 
+def test_a_breadcrumb_trail_is_boilerplate_however_long() -> None:
+    from extractors.boilerplate import is_boilerplate
+
+    trail = "Home » News » Research News » " + "A headline long enough to pass the limit " * 3
+    for line in (trail, "Home / Services / Data Analytics Consulting", "Startseite → A → B"):
+        assert is_boilerplate(line), line
+    for line in (
+        "Home is where the heart is, she said / and he agreed / twice.",
+        "| HOME | AWAY | DIV |",
+    ):
+        assert not is_boilerplate(line), line
+
+
 def test_a_zero_width_joiner_joining_nothing_leaves_no_line() -> None:
     from extractors.document import text_lines
     from extractors.text import clean_text
