@@ -50,7 +50,10 @@ _NOISE = re.compile(
     rf"^({_RELATED}|热门(推荐|文章|新闻)|更多|更多精彩|熱門(推薦|文章|新聞)|"
     r"评论|网友评论|我要评论|发表评论|上一篇|下一篇|返回(首页|顶部)|打印|关闭窗口|"
     r"評論|網友評論|我要評論|發表評論|返回(首頁|頂部)|列印|關閉視窗|"
-    r"more|read more|continue reading.*|"
+    # A byline's "By" left alone (the name is a link elsewhere) and a share
+    # counter ("139 shares"). All 3,189 pages, with the "You are here:"
+    # breadcrumbs below: 9 changed, 8 better, one truth keeps its "By:" labels.
+    r"more|read more|continue reading.*|by|[\d.,]+[km]? shares?|"
     # A table of contents' header (its entries, the page's own headings
     # drawn again as links, go with the navigation). All 3,189 pages: 29
     # changed, 23 better, 4 worse by under 0.0005 (truths that keep it).
@@ -74,11 +77,13 @@ _COPYRIGHT_NOTICE = re.compile(
 )
 # A breadcrumb trail: the site's home, then two or more steps with the same
 # separator ("Home » News » Research » <headline>", "Startseite / Ratgeber /
-# ..."): navigation however long its last step, the headline, runs. Two
+# ...", after "You are here:" or its translation): navigation however long
+# its last step, the headline, runs. Two
 # steps ("Home > Garden") may be a label and stay. All 3,189 pages: 5
 # changed, 3 better, none worse.
 _BREADCRUMB = re.compile(
-    r"^\s*(?:home ?page|home|startseite|accueil|inicio|início)\s*([»>›→/|])"
+    r"^\s*(?:(?:you are here|sie sind hier|vous êtes ici|estás en|usted está aquí)\s*:\s*)?"
+    r"(?:home ?page|home|startseite|accueil|inicio|início)\s*([»>›→/|])"
     r"[^»>›→/|]*\1",
     re.I,
 )

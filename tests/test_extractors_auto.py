@@ -413,10 +413,19 @@ def test_a_copyright_notice_is_boilerplate_however_long() -> None:
     )
 
 
-def test_a_table_of_contents_header_alone_is_boilerplate() -> None:
+def test_a_table_of_contents_header_a_lone_by_and_a_share_count_are_boilerplate() -> None:
     from extractors.boilerplate import is_boilerplate
 
-    for line in ("Table of Contents", "CONTENTS", "In this article", "Jump to ↓", "目录"):
+    for line in (
+        "Table of Contents",
+        "CONTENTS",
+        "In this article",
+        "Jump to ↓",
+        "目录",
+        "By",
+        "139 shares",
+        "1.2K Shares",
+    ):
         assert is_boilerplate(line), line
     assert not is_boilerplate("Contents of the report were leaked to the press on Monday.")
 
@@ -425,7 +434,12 @@ def test_a_breadcrumb_trail_is_boilerplate_however_long() -> None:
     from extractors.boilerplate import is_boilerplate
 
     trail = "Home » News » Research News » " + "A headline long enough to pass the limit " * 3
-    for line in (trail, "Home / Services / Data Analytics Consulting", "Startseite → A → B"):
+    for line in (
+        trail,
+        "Home / Services / Data Analytics Consulting",
+        "Startseite → A → B",
+        "You are here: Home / Blog / Oklahoma / The best restaurants in town",
+    ):
         assert is_boilerplate(line), line
     for line in (
         "Home is where the heart is, she said / and he agreed / twice.",
