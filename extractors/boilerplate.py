@@ -41,10 +41,11 @@ _RELATED = (
     r"more (stories|news|articles)( on this( topic| story)?)?"
 )
 _NOISE = re.compile(
-    r"copyright|all rights reserved|©|版权所有|版权声明|免责声明|^声明[:：]|转载|不代表本(网|站)|"
-    r"版權所有|版權聲明|免責聲明|^聲明[:：]|轉載|不代表本(網|站)|僅代表(作者|該機構)|未經.{0,10}(授權|許可|同意).{0,8}(不得|禁止|嚴禁|請勿|謝絕)|分享到|"
+    r"copyright|all rights reserved|©|版权所有|版权声明|免责声明|^(特别)?声明[:：]|"
+    r"转载|不代表本(网|站)|"
+    r"版權所有|版權聲明|免責聲明|^(特別)?聲明[:：]|轉載|不代表本(網|站)|僅代表(作者|該機構)|未經.{0,10}(授權|許可|同意).{0,8}(不得|禁止|嚴禁|請勿|謝絕)|分享到|"
     r"仅代表(作者|该机构)|未经.{0,10}(授权|许可|同意).{0,8}(不得|禁止|严禁|请勿|谢绝)|分享到|扫描.{0,8}二维码|扫码|关注.{0,10}(公众号|微信|微博)|"
-    r"点击.{0,10}(关注|阅读|在看|下载|菜单)|回复【|长按.{0,6}(识别|二维码)|[【\[](点击|點擊)[^】\]]{0,8}[】\]]|"
+    r"(点击|點擊).{0,10}(关注|阅读|在看|下载|菜单|查看|關注|閱讀|下載)|回复【|长按.{0,6}(识别|二维码)|[【\[](点击|點擊)[^】\]]{0,8}[】\]]|"
     r"^(本篇新闻)?(热门)?(关键词|關鍵詞|关键字|關鍵字|标签|標籤)\s*[:：]|^更多关于|^的(新闻|新聞)\W*$|"
     r"更多.{0,12}下载.{0,12}(app|客户端|客戶端)|用手机.{0,8}(看|读)新闻|点【在看】|"
     rf"^({_RELATED}|热门(推荐|文章|新闻)|更多|更多精彩|熱門(推薦|文章|新聞)|"
@@ -214,6 +215,22 @@ _PROMPT = re.compile(
 # 【2012/01/11 聯合晚報】@ <link>. The same bracket opening a paragraph
 # (【X╱台北報導】近日…) is the article's first sentence: nothing but a link or
 # punctuation may follow it here.
+# A reporter's credit line ("記者陳鈞凱／台北報導", "记者 张三/摄") and a post's
+# counters and buttons ("阅读量340 收藏 2", "阅读 (177万)", "点赞", "閱讀全文").
+# With "特别声明：" and "点击...查看" (stop 53), all 3,189 pages: 14 changed,
+# 13 better (daniel-zh 0.9701 -> 0.9705, magic-html +0.0008), one truth
+# keeps its reporter line.
+_REPORTER_ZH = re.compile(
+    r"^\W*(记者|記者)\s*[\u4e00-\u9fff·]{2,5}\s*[／/]\s*[\u4e00-\u9fff]{0,6}"
+    r"(报道|報導|报导|報道|摄影|攝影|摄|攝)\W*$"
+)
+_COUNTER_ZH = re.compile(
+    r"^\W*((阅读|閱讀|浏览|瀏覽)量?\s*[:：]?\s*[(（]?\s*[\d.,]+\s*[万萬wk]?\s*[)）]?"
+    r"(\s*(收藏|点赞|點讚|评论|評論|分享)\s*[\d.,]*)*|"
+    r"点赞|點讚|收藏|举报|舉報|精华|精華|置顶|置頂|打赏|打賞|"
+    r"阅读全文|閱讀全文|阅读整篇文章|閱讀整篇文章|展开全文|展開全文)\W*$",
+    re.I,
+)
 _CREDIT_ZH = re.compile(
     r"^\W*[【\[][^】\]]{0,40}(记者|記者|报道|報導|报导|来源|來源|编辑|編輯|\d{4}[/.年-]\d{1,2})"
     r"[^】\]]{0,40}[】\]][^\u4e00-\u9fff]{0,40}$"
@@ -378,6 +395,8 @@ def is_boilerplate(line: str) -> bool:
     if _NOISE.search(line) or _FURNITURE.search(line):
         return True
     if _CREDIT_ZH.match(line) or _DATELINE_ZH.match(line) or _FOOTER_ZH.search(line):
+        return True
+    if _REPORTER_ZH.match(line) or _COUNTER_ZH.match(line):
         return True
     if _RELATIVE_DATELINE_ZH.match(line.strip()):
         return True

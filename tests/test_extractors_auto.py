@@ -499,6 +499,28 @@ def test_a_chinese_credit_line_alone_is_boilerplate_but_not_when_it_opens_a_para
     assert not is_boilerplate("【图集】")
 
 
+def test_chinese_reporter_lines_counters_and_buttons_are_boilerplate() -> None:
+    from extractors.boilerplate import is_boilerplate
+
+    for line in (
+        "記者陳鈞凱／台北報導",
+        "记者 张小明/摄",
+        "阅读量340 收藏 2",
+        "阅读 (177万)",
+        "点赞",
+        "閱讀整篇文章",
+        "点击图片查看详细数据",
+        "特别声明：以上内容为自媒体平台用户上传并发布，本平台仅提供信息存储服务。",
+    ):
+        assert is_boilerplate(line), line
+    for line in (
+        "记者今天从市政府获悉，新的规划已经出台。",
+        "收藏家张先生说，这件瓷器是明代的。",
+        "阅读是一种习惯",
+    ):
+        assert not is_boilerplate(line), line
+
+
 def test_chinese_datelines_and_site_footer_lines_are_boilerplate() -> None:
     from extractors.boilerplate import is_boilerplate
 
