@@ -466,6 +466,11 @@ def test_share_related_and_comment_lines_of_european_languages_are_boilerplate()
     from extractors.boilerplate import cut_comments, is_boilerplate
 
     for line in (
+        "Bild anzeigen Bild schließen",
+        "Quellen ausblenden",
+        "Etiquetas:",
+        "Zum Weiterlesen",
+        "Weitere Beiträge aus der Kolumne:",
         "Teilen mit:",
         "Gefällt mir:",
         "Gefällt mir Wird geladen...",
