@@ -224,7 +224,7 @@ _COUNTER_ZH = re.compile(
     r"(\s*(收藏|点赞|點讚|评论|評論|分享)\s*[\d.,]*)*|"
     r"点赞|點讚|收藏|举报|舉報|精华|精華|置顶|置頂|打赏|打賞|"
     r"阅读全文|閱讀全文|阅读整篇文章|閱讀整篇文章|展开全文|展開全文)\W*$",
-    re.I,
+    re.I,  # "177W", "3.2K"
 )
 # A Chinese credit line standing alone: 【聯合晚報╱記者X／即時報導】,
 # 【2012/01/11 聯合晚報】@ <link>. The same bracket opening a paragraph
@@ -390,7 +390,9 @@ def _chars(line: str) -> int:
 
 
 def is_boilerplate(line: str) -> bool:
-    """Whether a short line is generic page furniture, not article text."""
+    """Whether a line is generic page furniture, not article text: a short
+    one by any rule below; a copyright notice or a breadcrumb trail at any
+    length."""
     if _COPYRIGHT_NOTICE.match(line) or _BREADCRUMB.match(line):
         return True
     if _chars(line) > MAX_BOILERPLATE_CHARS:
@@ -399,9 +401,9 @@ def is_boilerplate(line: str) -> bool:
         return True
     if _NOISE.search(line) or _FURNITURE.search(line):
         return True
-    if _CREDIT_ZH.match(line) or _DATELINE_ZH.match(line) or _FOOTER_ZH.search(line):
+    if _CREDIT_ZH.match(line) or _REPORTER_ZH.match(line) or _COUNTER_ZH.match(line):
         return True
-    if _REPORTER_ZH.match(line) or _COUNTER_ZH.match(line):
+    if _DATELINE_ZH.match(line) or _FOOTER_ZH.search(line):
         return True
     if _RELATIVE_DATELINE_ZH.match(line.strip()):
         return True

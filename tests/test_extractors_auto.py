@@ -401,8 +401,7 @@ def test_a_copyright_notice_is_boilerplate_however_long() -> None:
         notice,
         "© 2019 Example Media Group",
         "(c) 2021 Someone",
-        "Copyright 2011 "
-        "Reuters. All rights reserved. Republication or redistribution is prohibited.",
+        "Copyright 2011 Reuters. All rights reserved. Republication is prohibited.",
     ):
         assert is_boilerplate(line), line
     # A paragraph about copyright, even one opening with the word, is text.
