@@ -214,6 +214,13 @@ class Params:
     extend_inside: float = 0.9
     extend_ratio: float = 1.3
     extend_long_share: float = 0.5
+    # A paragraph (a line of at least ``gap_min_chars`` non-space
+    # characters) that at least ``gap_candidates`` other candidates have
+    # between the same two consecutive lines of the chosen output is put
+    # back there: the chosen method dropped it inside the body (CETD's link
+    # density drops a paragraph with several inline links). 0 turns it off.
+    gap_candidates: int = 2
+    gap_min_chars: int = LONG_LINE_CHARS
     # The body's headline is looked for in it and this many ancestors up.
     headline_levels: int = 3
     # When the page's markup names one article-body box
@@ -837,6 +844,56 @@ def _with_lead(text: str, results: dict[str, Result], chosen: str, p: Params) ->
     return "\n".join([*best, text]) if best else text
 
 
+def _with_gaps(text: str, results: dict[str, Result], chosen: str, p: Params) -> str:
+    """The chosen output with the paragraphs other candidates agree lie
+    between two of its consecutive lines (see ``Params.gap_candidates``)."""
+    if not p.gap_candidates:
+        return text
+    lines = text.split("\n")
+    rank: dict[str, int] = {}  # a line's place among the non-blank lines
+    for line in lines:
+        if line.strip():
+            rank.setdefault(line, len(rank))
+    votes: Counter[tuple[int, str]] = Counter()
+    order: dict[tuple[int, str], int] = {}  # first seen place in its gap
+    for name, result in results.items():
+        if name == chosen:
+            continue
+        after: int | None = None  # the chosen line the run of others follows
+        run: list[str] = []
+        for line in result.text.split("\n"):
+            if not line.strip():
+                continue
+            i = rank.get(line)
+            if i is None:
+                run.append(line)
+                continue
+            if after is not None and i == after + 1:
+                for j, extra in enumerate(dict.fromkeys(run)):
+                    if nonspace_len(extra) >= p.gap_min_chars:
+                        votes[after, extra] += 1
+                        order.setdefault((after, extra), j)
+            after, run = i, []
+    gaps: dict[int, list[str]] = {}
+    for key in sorted((k for k, n in votes.items() if n >= p.gap_candidates), key=order.get):
+        gaps.setdefault(key[0], []).append(key[1])
+    if not gaps:
+        return text
+    out: list[str] = []
+    for line in lines:
+        out.append(line)
+        if line.strip() and rank[line] in gaps:
+            out.extend(gaps.pop(rank[line]))
+    return "\n".join(out)
+
+
+def _completed(text: str, results: dict[str, Result], name: str, p: Params) -> str:
+    """Candidate ``name``'s output ``text`` with the lead and the inner
+    paragraphs the others hold and it dropped (:func:`_with_lead`,
+    :func:`_with_gaps`)."""
+    return _with_gaps(_with_lead(text, results, name, p), results, name, p)
+
+
 # A box named for readers' comments as a word of its own ("comments",
 # "comment-list", "disqus_thread"; not "reply", a forum's post, or a docs
 # section "receive-and-reply").
@@ -1205,7 +1262,7 @@ def _route(
         p.thread_posts and _optional(thread_posts, doc, results[chosen].node, article_text)
     ):
         chosen, article_text = extended, results[extended].text
-    text = _with_lead(article_text, results, chosen, p)
+    text = _completed(article_text, results, chosen, p)
     method, node = f"{METHOD}:{chosen}", results[chosen].node
     if p.numbered_parts and (parts := _optional(numbered_parts, doc, node)):
         text = _with_parts(text, node, parts)
@@ -1219,11 +1276,11 @@ def _route(
         node, lines = found
         text, method = "\n".join(lines), f"{METHOD}:main"
     if (declared := _optional(_declared_choice, doc, text, results, p)) is not None:
-        text = _with_lead(results[declared].text, results, declared, p)
+        text = _completed(results[declared].text, results, declared, p)
         method, node = f"{METHOD}:{declared}", results[declared].node
     elif (described := _optional(_described_choice, doc, url, text, results, p)) is not None:
         name, found = described
-        text = _with_lead(found.text, results, name, p)
+        text = _completed(found.text, results, name, p)
         method, node = f"{METHOD}:{name}", found.node
     if p.thread_posts and (posts := _optional(thread_posts, doc, node, text)) is not None:
         node = posts[0].getparent()

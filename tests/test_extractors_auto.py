@@ -745,6 +745,35 @@ def test_lead_paragraph_above_the_chosen_body_is_put_back() -> None:
     assert _with_lead(body, results, "cetd", Params()) == body
 
 
+def test_a_paragraph_two_others_hold_inside_the_body_is_put_back() -> None:
+    from extractors.auto import _with_gaps
+
+    linked = (
+        "Read the full budget proposal, the council minutes of the meeting and the "
+        "residents' petition about the park for more on the plan."
+    )  # mostly link text: CETD's density drops it
+    body = "\n".join(PARAS)
+    whole = [*PARAS[:2], linked, *PARAS[2:]]
+    results = {
+        "cetd": Result(text=body),
+        "layout": Result(text=body),
+        "scedd": Result(text="\n".join(["Photo: AP", *whole])),
+        "awce": Result(text="\n".join([*whole, "More stories from the valley and the city"])),
+    }
+    assert _with_gaps(body, results, "cetd", Params()).split("\n") == whole
+    assert _with_gaps(body, results, "cetd", Params(gap_candidates=0)) == body
+    # One other is not enough.
+    assert _with_gaps(body, {**results, "awce": Result(text=body)}, "cetd", Params()) == body
+    # A short line between the two (a caption) is no paragraph.
+    short = "\n".join([*PARAS[:2], "Photo: AP", *PARAS[2:]])
+    both = {**results, "scedd": Result(text=short), "awce": Result(text=short)}
+    assert _with_gaps(body, both, "cetd", Params()) == body
+    # Nor is a line the others hold where the chosen body has a line between.
+    skips = "\n".join([PARAS[0], linked, PARAS[2]])
+    both = {**results, "scedd": Result(text=skips), "awce": Result(text=skips)}
+    assert _with_gaps(body, both, "cetd", Params()) == body
+
+
 def test_a_body_that_three_candidates_go_on_past_is_extended() -> None:
     from extractors.auto import _extended
 
