@@ -1002,22 +1002,36 @@ def is_data_row(tr: etree._Element) -> bool:
 # this share of link text (a grid of links is a menu, not data).
 DATA_TABLE_MIN_ROWS = 2
 DATA_TABLE_MAX_LINK_DENSITY = 0.5
+# The parts of a table below ``<table>``.
+TABLE_PARTS = frozenset({"thead", "tbody", "tfoot", "tr"})
+
+
+def is_data_table(table: etree._Element, stats: dict[etree._Element, NodeStats]) -> bool:
+    """A table of data: text under :data:`DATA_TABLE_MAX_LINK_DENSITY` link
+    text, and at least :data:`DATA_TABLE_MIN_ROWS` data rows, most of its rows."""
+    st = stats.get(table)
+    if st is None or not st.text_len or st.link_density >= DATA_TABLE_MAX_LINK_DENSITY:
+        return False
+    rows = list(table.iter("tr"))
+    data = sum(1 for tr in rows if is_data_row(tr))
+    return data >= DATA_TABLE_MIN_ROWS and 2 * data >= len(rows)
 
 
 def data_table_nodes(root: etree._Element, stats: dict[etree._Element, NodeStats]) -> set:
     """The elements of ``root``'s data tables, with the wrappers that hold
-    mostly one of them. The density methods keep these whole: short cells
-    under many tags are what a table is, not a sign of boilerplate, and
-    pruning them by density cut price lists and schedules out of articles."""
+    mostly one of them; all of ``root`` when it is a part of one (the densest
+    node of a page whose body is a table may be its ``<tbody>``). The density
+    methods keep these whole: short cells under many tags are what a table
+    is, not a sign of boilerplate, and pruning them by density cut price
+    lists and schedules out of articles."""
+    if root.tag in TABLE_PARTS:
+        table = next(root.iterancestors("table"), None)
+        return set(root.iter()) if table is not None and is_data_table(table, stats) else set()
     nodes: set[etree._Element] = set()
     for table in root.iter("table"):
-        st = stats.get(table)
-        if st is None or not st.text_len or st.link_density >= DATA_TABLE_MAX_LINK_DENSITY:
+        if not is_data_table(table, stats):
             continue
-        rows = list(table.iter("tr"))
-        data = sum(1 for tr in rows if is_data_row(tr))
-        if data < DATA_TABLE_MIN_ROWS or 2 * data < len(rows):
-            continue
+        st = stats[table]
         if not stats[root].line < st.line or not st.last_line < stats[root].last_line:
             continue  # not between other lines of the root
         nodes.update(table.iter())

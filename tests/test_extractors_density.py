@@ -256,3 +256,24 @@ def test_a_leader_made_of_boilerplate_is_passed_over() -> None:
     )
     assert extract(html, retries=0).text == ""
     assert extract(html).text == story
+
+
+def test_a_leader_inside_a_data_table_keeps_every_row() -> None:
+    """The densest node of a page that is mostly one table of films may be
+    the table's <tbody> (a Wikipedia list): rows whose title is a link (most
+    of the row's text) are rows of the table all the same."""
+    rows = "".join(
+        f'<tr><th><a href="/film/{i}">Film title number {i}</a></th><td>19{60 + i}</td>'
+        f"<td>{'A remake.' if i % 2 else 'A woman relives the same day over and over again.'}"
+        "</td></tr>"
+        for i in range(30)
+    )
+    html = _news_page(f"<p>{PARA}</p><table><tbody>{rows}</tbody></table><p>{PARA}</p>")
+    doc = as_document(html)
+    tbody = next(doc.root.iter("tbody"))
+    assert density.data_table_nodes(tbody, doc.stats) == set(tbody.iter())
+    # A table of links alone is a menu: no exemption.
+    cells = '<td><a href="/a{0}">Go to A{0}</a></td><td><a href="/b{0}">B{0}</a></td>'
+    menu = "".join(f"<tr>{cells.format(i)}</tr>" for i in range(10))
+    doc = as_document(_news_page(f"<p>{PARA}</p><table><tbody>{menu}</tbody></table>"))
+    assert density.data_table_nodes(next(doc.root.iter("tbody")), doc.stats) == set()
