@@ -36,6 +36,7 @@ from .document import (
     Document,
     as_document,
     is_data_row,
+    is_data_table,
     row_line,
 )
 from .result import Result
@@ -160,6 +161,9 @@ class Paragraph:
     in_select: bool = False  # holds text of a <select>
     shown: str | None = None  # preformatted text (<pre>) as the page shows it
     row: bool = False  # a table row of data (see ``document.is_data_row``)
+    # A row of a data table (``document.is_data_table``): its link text is a
+    # linked cell's (a film's title), not a menu's.
+    in_data_table: bool = False
     stopword_density: float | None = None  # measured only when needed
     cf_class: ParagraphClass = ParagraphClass.SHORT  # context-free class
     cls: ParagraphClass = ParagraphClass.SHORT  # final class
@@ -191,6 +195,15 @@ def _paragraph(parts: list[str], link_chars: int, element: etree._Element, headi
                      shown=preformatted_text(raw) if preformatted else None)  # fmt: skip
 
 
+def _in_data_table(row: etree._Element, doc: Document, tables: dict[etree._Element, bool]) -> bool:
+    table = next(row.iterancestors("table"), None)
+    if table is None:
+        return False
+    if table not in tables:
+        tables[table] = is_data_table(table, doc.stats)
+    return tables[table]
+
+
 def make_paragraphs(doc: Document) -> list[Paragraph]:
     """Split the page body into jusText paragraphs, in document order.
 
@@ -207,6 +220,7 @@ def make_paragraphs(doc: Document) -> list[Paragraph]:
     br = start_heading = start_select = start_pre = False
     start_block = root
     rows: set[etree._Element] = set()  # data rows: one paragraph each
+    tables: dict[etree._Element, bool] = {}  # is_data_table, per table
     ws_sub, block_tags, heading_tags = _WS.sub, PARAGRAPH_TAGS, HEADING_TAGS
     for event, el in etree.iterwalk(root, events=("start", "end")):
         tag = el.tag
@@ -260,7 +274,9 @@ def make_paragraphs(doc: Document) -> list[Paragraph]:
                 parts.clear()  # a data row of empty cells
             if parts and (para := _paragraph(parts, link_chars, start_block, start_heading,
                                              start_select, start_pre)):  # fmt: skip
-                para.row = start_block in rows
+                if start_block in rows:
+                    para.row = True
+                    para.in_data_table = _in_data_table(start_block, doc, tables)
                 paragraphs.append(para)
             parts.clear()
             link_chars = 0
@@ -303,12 +319,12 @@ def context_free_class(
     p: Paragraph, params: Params, stoplist: frozenset[str], tokenize: Callable[[str], list[str]]
 ) -> ParagraphClass:
     """The seed's decision on one paragraph alone (its "核心代码")."""
-    if p.link_density > params.max_link_density:
+    if p.link_density > params.max_link_density and not p.in_data_table:
         return _BAD
     if p.in_select or any(mark in p.text for mark in _COPYRIGHT):
         return _BAD  # seed, preprocessing: <select> and © blocks are bad
     if p.length < params.length_low:
-        return _BAD if p.link_chars > 0 else _SHORT
+        return _BAD if p.link_chars > 0 and not p.in_data_table else _SHORT
     sample = p.text[: params.max_sample_chars]
     p.stopword_density = density = stopword_density(sample, stoplist, tokenize)
     # ">=" as in jusText's code (the seed's listing has ">"): with thresholds

@@ -234,3 +234,23 @@ def test_language_without_stoplist_runs_language_independent():
     assert result.language == "und"
     assert result.lines == [korean.strip()]
     assert Params.for_language("und").stopwords_high == 0.0
+
+
+def test_a_data_tables_rows_with_linked_titles_are_judged_by_their_neighbours() -> None:
+    """A list of films as a table: each row's title is a link, most of a
+    short row's text; in a data table that is a cell's link, not a menu's."""
+    rows = "".join(
+        f"<tr><th><a href='/film/{i}'>The Film Number {i}</a></th><td>19{60 + i}</td>"
+        f"<td>{'Remake of the first one.' if i % 2 else 'A man relives one day again.'}</td></tr>"
+        for i in range(12)
+    )
+    html = page(f"{NAV}<p>{PROSE}</p><table>{rows}</table><p>{PROSE}</p>{NAV}")
+    paragraphs = make_paragraphs(as_document(html))
+    assert [p.in_data_table for p in paragraphs if p.row] == [True] * 12
+    text = extract(html).text
+    assert all(f"The Film Number {i} | 19{60 + i}" in text for i in range(12))
+    # A table of links alone is a menu: its rows stay bad.
+    cells = "<td><a href='/a{0}'>Section {0}</a></td><td><a href='/b{0}'>More</a></td>"
+    menu = "".join(f"<tr>{cells.format(i)}</tr>" for i in range(6))
+    text = extract(page(f"<p>{PROSE}</p><table>{menu}</table><p>{PROSE}</p>")).text
+    assert "Section" not in text
