@@ -196,6 +196,7 @@ def _paragraph(parts: list[str], link_chars: int, element: etree._Element, headi
 
 
 def _in_data_table(row: etree._Element, doc: Document, tables: dict[etree._Element, bool]) -> bool:
+    """Whether the data row lies in a data table (``tables`` caches the answer)."""
     table = next(row.iterancestors("table"), None)
     if table is None:
         return False
