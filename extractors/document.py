@@ -1017,6 +1017,23 @@ def is_data_table(table: etree._Element, stats: dict[etree._Element, NodeStats])
     return data >= DATA_TABLE_MIN_ROWS and 2 * data >= len(rows)
 
 
+def in_data_table(
+    el: etree._Element,
+    stats: dict[etree._Element, NodeStats],
+    known: dict[etree._Element, bool] | None = None,
+) -> bool:
+    """Whether ``el`` lies in a data table (the nearest ``<table>`` above
+    it); ``known`` keeps each table's answer for a caller asking per row."""
+    table = next(el.iterancestors("table"), None)
+    if table is None:
+        return False
+    if known is None:
+        return is_data_table(table, stats)
+    if table not in known:
+        known[table] = is_data_table(table, stats)
+    return known[table]
+
+
 def data_table_nodes(root: etree._Element, stats: dict[etree._Element, NodeStats]) -> set:
     """The elements of ``root``'s data tables, with the wrappers that hold
     mostly one of them; all of ``root`` when it is a part of one (the densest
@@ -1025,8 +1042,7 @@ def data_table_nodes(root: etree._Element, stats: dict[etree._Element, NodeStats
     is, not a sign of boilerplate, and pruning them by density cut price
     lists and schedules out of articles."""
     if root.tag in TABLE_PARTS:
-        table = next(root.iterancestors("table"), None)
-        return set(root.iter()) if table is not None and is_data_table(table, stats) else set()
+        return set(root.iter()) if in_data_table(root, stats) else set()
     nodes: set[etree._Element] = set()
     for table in root.iter("table"):
         if not is_data_table(table, stats):

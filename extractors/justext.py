@@ -35,8 +35,8 @@ from .document import (
     PREFORMATTED_TAGS,
     Document,
     as_document,
+    in_data_table,
     is_data_row,
-    is_data_table,
     row_line,
 )
 from .result import Result
@@ -161,7 +161,7 @@ class Paragraph:
     in_select: bool = False  # holds text of a <select>
     shown: str | None = None  # preformatted text (<pre>) as the page shows it
     row: bool = False  # a table row of data (see ``document.is_data_row``)
-    # A row of a data table (``document.is_data_table``): its link text is a
+    # A row of a data table (``document.in_data_table``): its link text is a
     # linked cell's (a film's title), not a menu's.
     in_data_table: bool = False
     stopword_density: float | None = None  # measured only when needed
@@ -195,16 +195,6 @@ def _paragraph(parts: list[str], link_chars: int, element: etree._Element, headi
                      shown=preformatted_text(raw) if preformatted else None)  # fmt: skip
 
 
-def _in_data_table(row: etree._Element, doc: Document, tables: dict[etree._Element, bool]) -> bool:
-    """Whether the data row lies in a data table (``tables`` caches the answer)."""
-    table = next(row.iterancestors("table"), None)
-    if table is None:
-        return False
-    if table not in tables:
-        tables[table] = is_data_table(table, doc.stats)
-    return tables[table]
-
-
 def make_paragraphs(doc: Document) -> list[Paragraph]:
     """Split the page body into jusText paragraphs, in document order.
 
@@ -221,7 +211,7 @@ def make_paragraphs(doc: Document) -> list[Paragraph]:
     br = start_heading = start_select = start_pre = False
     start_block = root
     rows: set[etree._Element] = set()  # data rows: one paragraph each
-    tables: dict[etree._Element, bool] = {}  # is_data_table, per table
+    tables: dict[etree._Element, bool] = {}  # in_data_table's answers
     ws_sub, block_tags, heading_tags = _WS.sub, PARAGRAPH_TAGS, HEADING_TAGS
     for event, el in etree.iterwalk(root, events=("start", "end")):
         tag = el.tag
@@ -277,7 +267,7 @@ def make_paragraphs(doc: Document) -> list[Paragraph]:
                                              start_select, start_pre)):  # fmt: skip
                 if start_block in rows:
                     para.row = True
-                    para.in_data_table = _in_data_table(start_block, doc, tables)
+                    para.in_data_table = in_data_table(start_block, doc.stats, tables)
                 paragraphs.append(para)
             parts.clear()
             link_chars = 0
