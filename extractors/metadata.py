@@ -31,7 +31,7 @@ from .document import (
     text_content,
     text_lines,
 )
-from .text import clean_text, collapse_ws
+from .text import CJK_CHAR, clean_text, collapse_ws
 
 __all__ = [
     "Metadata",
@@ -154,8 +154,10 @@ class Params:
     # ...and the lines right before the main content node, and into it.
     byline_before: int = 15
     byline_into: int = 3
-    # A heading must share this much of the <title> to be taken as headline.
-    title_overlap: float = 0.6
+    # An article's one h1 is its headline even when the declared titles
+    # (<title>, og:title: written for search results) word it otherwise
+    # (not in a seed; see :func:`_sole_headline`).
+    sole_headline: bool = True
     # Images smaller than this (declared width or height) are icons.
     min_image_px: int = 200
 
@@ -338,11 +340,65 @@ def find_title(
     headings = {
         _norm(text_content(h)) for h in itertools.islice(doc.body.iter("h1", "h2", "h3"), 20)
     }
+    declared = None
     for candidate in (og, page_title):
         if candidate:
             home = _home_names(doc) if _TITLE_SEP.search(candidate) else set()
-            return _strip_site_name(candidate, site, headings, home), None
-    return None, None
+            declared = _strip_site_name(candidate, site, headings, home)
+            break
+    h1 = _sole_headline(doc, declared, (page_title, og), site) if params.sole_headline else None
+    if h1 is not None:
+        return collapse_ws(text_content(h1)), h1
+    return declared, None
+
+
+# What makes a line a headline rather than a label ("Latest News"): three
+# words, or six CJK characters; and a word it shares with the declared title.
+_HEADLINE_WORDS = 3
+_HEADLINE_CJK = 6
+_TITLE_WORD = re.compile(r"[^\W\d_]{4,}|\d{2,}")
+
+
+def _title_words(text: str) -> set[str]:
+    """Words of 4+ letters (numbers of 2+ digits) and CJK character pairs, lower-cased."""
+    cjk = "".join(CJK_CHAR.findall(text))
+    return {w.lower() for w in _TITLE_WORD.findall(text)} | {
+        cjk[i : i + 2] for i in range(len(cjk) - 1)
+    }
+
+
+def _sole_headline(
+    doc: Document, declared: str | None, titles: tuple[str, ...], site: str
+) -> etree._Element | None:
+    """The page's one h1, when it is an article's headline that its declared
+    titles word otherwise ("Top 10 Health and Nutrition Trends to Watch"
+    under ``<title>`` "Health And Nutrition Trends For 2026"): readers see
+    the h1. None when the page has several h1s or none; when the h1 is a
+    logo, sits in the page header, navigation, an aside or the footer, is a
+    label (under three words) or shares no word with the declared titles;
+    when it holds the declared title (a "Sponsored by" label around it: the
+    declared one is the cleaner form); and on a page that declares itself a
+    website (og:type: a home or landing page, whose h1 is a slogan: "Make
+    anything possible")."""
+    if (doc.meta.get("og:type") or "").strip().lower() == "website":
+        return None
+    found = [el for el in doc.body.iter("h1") if doc.stats.get(el) and doc.stats[el].text_len]
+    if len(found) != 1:
+        return None
+    h1 = found[0]
+    st = doc.stats[h1]
+    if not 4 <= st.text_len <= 200 or _is_logo(h1, st.link_density):
+        return None
+    if any(a.tag in ("header", "nav", "aside", "footer") for a in h1.iterancestors()):
+        return None
+    text = collapse_ws(text_content(h1))
+    if len(text.split()) < _HEADLINE_WORDS and len(CJK_CHAR.findall(text)) < _HEADLINE_CJK:
+        return None
+    shown = _norm(text)
+    if shown == _norm(site) or (declared and _norm(declared) in shown):
+        return None
+    said = set().union(*(_title_words(t) for t in titles if t))
+    return h1 if said & _title_words(text) else None
 
 
 def _home_names(doc: Document, limit: int = 5) -> set[str]:

@@ -131,6 +131,42 @@ def test_title_prefers_visible_headline_over_site_name() -> None:
     assert extract_metadata(glued).title == "春季植树活动吸引千名市民参与"
 
 
+def test_an_articles_one_h1_wins_over_a_title_worded_for_search() -> None:
+    """The headline readers see, when the declared titles word it otherwise;
+    not a label, not a landing page's slogan, not an h1 among several, and
+    not an h1 that wraps the declared title in a label."""
+    head = (
+        "<title>Bridge Repairs 2024: Dates, Detours and Costs | Riverton Ledger</title>"
+        '<meta property="og:site_name" content="Riverton Ledger">'
+    )
+    body = "<p>" + "The river bridge closes on Monday for three weeks of work. " * 4 + "</p>"
+    headline = "<h1>Riverton bridge to close three weeks for repairs</h1>"
+    assert extract_metadata(_page(head, headline + body)).title == (
+        "Riverton bridge to close three weeks for repairs"
+    )
+    zh = _page(
+        "<title>2024年大桥维修：封闭时间与绕行方案_江城日报网</title>",
+        "<h1>江城大桥下周一起封闭维修三周</h1>" + body,
+    )
+    assert extract_metadata(zh).title == "江城大桥下周一起封闭维修三周"
+    declared = "Bridge Repairs 2024: Dates, Detours and Costs"
+    # A label (under three words), and an h1 sharing no word with the title.
+    assert extract_metadata(_page(head, "<h1>Local News</h1>" + body)).title == declared
+    unrelated = "<h1>Make anything possible with us</h1>"
+    assert extract_metadata(_page(head, unrelated + body)).title == declared
+    # A landing page (og:type website) keeps its declared title.
+    website = head + '<meta property="og:type" content="website">'
+    assert extract_metadata(_page(website, headline + body)).title == declared
+    # Two h1s: no single headline.
+    assert extract_metadata(_page(head, headline + headline + body)).title == declared
+    # An h1 holding the declared title beside a label.
+    sponsored = f"<h1><span>Sponsored by Acme</span> {declared}</h1>"
+    assert extract_metadata(_page(head, sponsored + body)).title == declared
+    # In the page header: the site's banner, not the story's headline.
+    banner = f"<header>{headline}</header>"
+    assert extract_metadata(_page(head, banner + body)).title == declared
+
+
 def test_jsonld_date_author_image() -> None:
     ld = (
         '<script type="application/ld+json">{"@context":"https://schema.org",'
