@@ -782,6 +782,19 @@ class Document:
             s.text for s in root.iter("script")
             if (s.get("type") or "").lower() == "application/ld+json" and s.text
         ]  # fmt: skip
+        # A microdata author's name given only in a <meta> of its item
+        # (forum posts, WordPress themes), which cleaning drops.
+        self.author_names: list[str] = (
+            [
+                collapse_ws(name)
+                for name in root.xpath(
+                    "//body//*[@itemprop='author'][@itemscope]/meta[@itemprop='name']/@content"
+                )
+                if name.strip()
+            ]
+            if "itemscope" in self.text
+            else []
+        )
         self.links: list[tuple[str, str]] = [
             ((el.get("rel") or "").lower(), el.get("href") or "")
             for el in root.iter("link", "a")

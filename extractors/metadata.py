@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime
 from html import unescape
 from typing import Any
+from unicodedata import east_asian_width
 from urllib.parse import urlsplit
 
 from lxml import etree
@@ -47,7 +48,8 @@ __all__ = [
 # No match starts inside a whitespace run (one at its start exists): linear
 # time on a title of many spaces. Possessive *+ likewise below and in dates.
 _TITLE_SEP = re.compile(
-    r"(?:(?<!\s)|(?!\s))(?:\s+[-|–—·•:»]\s+|\s*[|｜_—–]\s*|\s+-\s*|\s*--\s*|\s*::\s*)"
+    r"(?:(?<!\s)|(?!\s))(?:\s+[-|–—·•:»]\s+|\s*[|｜_—–]\s*|\s+-\s*|\s*--\s*|\s*::\s*"
+    r"|(?<=[\u3000-\u9fff\uff00-\uffef])-(?=[\u3000-\u9fff\uff00-\uffef]))"
 )
 _ARTICLE_TYPES = re.compile(r"article|posting|report|news|blog|webpage|review", re.I)
 _DATE_META = (
@@ -129,6 +131,12 @@ _LABELS = frozenset({"责任编辑", "責任編輯", "编辑", "編輯", "记者
 _BYLINE_WORDS = re.compile(r"\s*(?:报道|報導|通讯员|通訊員|实习生|實習生|摄影|攝影|编辑|編輯)")
 _ENTITY = re.compile(r"&(?:#\d+|#x[0-9a-f]+|[a-z]+\d*);", re.I)
 _SOCIAL_HANDLE = re.compile(r"^@|^https?://")
+# A template's variable left unfilled: "page.head.extra.author", "{{ author }}".
+# A dotted path names a field ("author", "name"); a user name with dots
+# ("sara.r.peter") does not end in one.
+_TEMPLATE_VALUE = re.compile(
+    r"^[a-z_]+(?:\.[a-z_]+)*\.[a-z_]*(?:author|name)[a-z_]*$|\{\{|\}\}|\$\{|^%\w+%$"
+)
 _AUTHOR_NAME_MARK = re.compile(r"author[-_]*name", re.I)
 _BYLINE_MARK = re.compile(r"(?:[a-z]+[-_]+)*(?:author|byline)$", re.I)
 # What a byline box shows when it names no one.
@@ -483,7 +491,14 @@ def _strip_site_name(
     site_n = _norm(site)
     kept = [p for p in parts if not site_n or _norm(p) not in site_n and site_n not in _norm(p)]
     kept = [p for p in kept if _norm(p) not in home] or kept or parts
-    return max(kept, key=len)
+    return max(kept, key=_shown_width)
+
+
+def _shown_width(text: str) -> int:
+    """Columns a text takes on screen: a CJK character (wide, East Asian
+    width W or F) two, as it carries a word where a Latin letter carries a
+    fifth of one; so "勾結醫師病患詐保險金 男遭訴" outweighs "Taiwan News Online"."""
+    return sum(2 if east_asian_width(ch) in "WF" else 1 for ch in text)
 
 
 def _without_site_suffix(title: str, site: str) -> str:
@@ -638,8 +653,9 @@ def find_author(
     params: Params | None = None,
     main: etree._Element | None = None,
 ) -> str | None:
-    """The byline's name: JSON-LD, meta, rel/itemprop author, a box named
-    author-name, byline text, a box named author or byline."""
+    """The byline's name: JSON-LD, meta, a microdata author's declared
+    name, rel/itemprop author, a box named author-name, byline text, a box
+    named author or byline, a thread's first poster."""
     params = params or Params()
     for obj in _article_objects(objects):
         names = [n.strip() for n in _names(obj.get("author") or obj.get("creator")) if n.strip()]
@@ -659,8 +675,11 @@ def find_author(
             and len(value) <= 100
             and any(c.isalpha() for c in value)
             and value.lower() != site
+            and not _TEMPLATE_VALUE.search(value)
         ):
             return value
+    if doc.author_names:
+        return doc.author_names[0]
     marked = [
         el
         for el in doc.body.iter(etree.Element)
@@ -676,7 +695,25 @@ def find_author(
         if (kind := _author_box(el)) and kind not in boxes and el not in marked:
             boxes[kind] = el
     named = _author_name(boxes[NAME_BOX]) if NAME_BOX in boxes else None
-    return named or byline or (_author_name(boxes[BYLINE_BOX]) if BYLINE_BOX in boxes else None)
+    return (
+        named
+        or byline
+        or (_author_name(boxes[BYLINE_BOX]) if BYLINE_BOX in boxes else None)
+        or _first_poster(doc)
+    )
+
+
+def _first_poster(doc: Document) -> str | None:
+    """The first of several names in boxes of class "username" (the class
+    phpBB, XenForo, vBulletin and others give each post's author): a
+    thread's, whose first post is the thread's author. One such box alone is
+    a login widget's greeting ("Hi")."""
+    found = [
+        el for el in doc.body.iter(etree.Element) if "username" in (el.get("class") or "").split()
+    ]
+    if len(found) < 2:
+        return None
+    return _as_name(text_content(found[0]).strip().rstrip(":："))
 
 
 NAME_BOX, BYLINE_BOX = 1, 2
@@ -708,11 +745,16 @@ def _thread_starter(doc: Document) -> str | None:
 def _microdata_name(el: etree._Element) -> str:
     """An author element's name: a Person item's ``name`` property (the
     rest of its box is a forum member's title, join date and post counts),
-    else its text."""
+    else the text of its link to the person's page (its ``url`` property or
+    its first link: a Q&A site's box adds the reputation and badge counts
+    after it), else its text."""
     if el.get("itemscope") is not None:
         for prop in el.iterdescendants():
             if prop.get("itemprop") == "name":
                 return collapse_ws(prop.get("content") or text_content(prop))
+        links = [a for a in el.iter("a") if a.get("itemprop") == "url"] or list(el.iter("a"))
+        if links and (name := collapse_ws(text_content(links[0]))):
+            return name
     return collapse_ws(text_content(el))
 
 

@@ -129,6 +129,15 @@ def test_title_prefers_visible_headline_over_site_name() -> None:
     site = '<meta property="og:site_name" content="江城日报网">'
     glued = _page(f"<title>春季植树活动吸引千名市民参与-江城日报网</title>{site}", "<p>正文</p>")
     assert extract_metadata(glued).title == "春季植树活动吸引千名市民参与"
+    # Without og:site_name: a hyphen between two CJK characters separates
+    # (one between digits is a range), and the longest part is the widest
+    # on screen (a CJK character takes two columns).
+    bare = _page(
+        "<title>[公司]绿景控股料扭亏 净利1900万-2900万-财经频道-千华网</title>", "<p>正文</p>"
+    )
+    assert extract_metadata(bare).title == "[公司]绿景控股料扭亏 净利1900万-2900万"
+    mixed = _page("<title>勾結醫師病患詐保險金 男遭訴 - Taiwan News Online</title>", "<p>正文</p>")
+    assert extract_metadata(mixed).title == "勾結醫師病患詐保險金 男遭訴"
 
 
 def test_an_articles_one_h1_wins_over_a_title_worded_for_search() -> None:
@@ -408,3 +417,44 @@ def test_a_threads_starter_named_in_its_header_is_its_author() -> None:
     )
     index = _page("<title>Forum</title>", f"<h1>Camping</h1><ul>{rows}</ul>")
     assert extract_metadata(index).author is None
+
+
+def test_a_microdata_authors_name_from_its_meta_or_its_link() -> None:
+    """A Person item named only by a ``<meta>`` (which cleaning drops), or by
+    its link when its box also shows reputation and badge counts."""
+    post = "<p>" + "The first post of the thread, asking a question. " * 4 + "</p>"
+    hidden = (
+        '<div itemprop="author" itemscope itemtype="https://schema.org/Person">'
+        '<meta itemprop="name" content="julian"><meta itemprop="url" content="/user/julian">'
+        "</div><div class='byline'>J Offline julian wrote on last edited by #1</div>"
+    )
+    assert extract_metadata(_page("<title>RC1</title>", hidden + post)).author == "julian"
+    flair = (
+        '<div class="user-details" itemprop="author" itemscope itemtype="http://schema.org/Person">'
+        '<a href="/users/2911408/vader" itemprop="url">Vader</a><div><span>6,796</span>'
+        "<span>8 gold badges</span><span>34 silver badges</span></div></div>"
+    )
+    assert extract_metadata(_page("<title>Q</title>", flair + post)).author == "Vader"
+
+
+def test_a_template_variable_left_in_meta_author_is_no_name() -> None:
+    body = "<h1>Budget approved</h1><span class='blog-meta-author'>Tim Enwall</span><p>text</p>"
+    for value in ("page.head.extra.author", "{{ author }}", "%author%"):
+        head = f'<title>Budget approved</title><meta name="author" content="{value}">'
+        assert extract_metadata(_page(head, body)).author == "Tim Enwall"
+    for handle in ("john.smith", "sara.r.peter"):
+        named = f'<title>Budget approved</title><meta name="author" content="{handle}">'
+        assert extract_metadata(_page(named, body)).author == handle
+
+
+def test_a_threads_first_username_is_its_author_a_lone_one_is_not() -> None:
+    posts = "".join(
+        f'<div class="post"><a class="username" href="/u/{who}">{who}</a> :'
+        f"<p>{'A post in the thread. ' * 6}</p></div>"
+        for who in ("b.scherer", "galitsyn", "b.scherer")
+    )
+    thread = _page("<title>Boot fails after update</title>", "<h1>Boot fails</h1>" + posts)
+    assert extract_metadata(thread).author == "b.scherer"
+    widget = '<div class="account"><span class="username">Hi</span></div>'
+    article = _page("<title>Budget</title>", widget + "<h1>Budget</h1><p>" + "Text. " * 30)
+    assert extract_metadata(article).author is None
