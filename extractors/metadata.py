@@ -44,7 +44,9 @@ __all__ = [
     "jsonld_objects",
 ]
 
-# Separators between a headline and the site name in <title>.
+# Separators between a headline and the site name in <title>; a hyphen
+# between two CJK characters too (no Chinese word holds one; one between
+# digits is a range: "1900万-2900万").
 # No match starts inside a whitespace run (one at its start exists): linear
 # time on a title of many spaces. Possessive *+ likewise below and in dates.
 _TITLE_SEP = re.compile(
