@@ -552,7 +552,12 @@ def find_published(
     if declared:
         return None
     byline = _byline_lines(doc, heading, main, params)
-    if found := _byline_date(byline, now) or date_in_url(doc.url, now) or _box_date(doc, now):
+    if found := (
+        _byline_date(byline, now)
+        or date_in_url(doc.url, now)
+        or _box_date(doc, now)
+        or _labelled_date(main, now)
+    ):
         return found
     for key in ("dateModified", "upDate"):
         if iso := _jsonld_date(articles, key, now):
@@ -574,6 +579,29 @@ def _box_date(doc: Document, now: datetime | None) -> str | None:
             text = collapse_ws(text_content(el))
             if len(text) <= 80 and (iso := find_datetime(text, now)):
                 return iso
+    return None
+
+
+def _labelled_date(main: etree._Element | None, now: datetime | None) -> str | None:
+    """The date on the first short line around the main content that labels
+    one ("Posted on April 13, 2023", "Updated May 6, 2025", 发布时间：...)
+    or opens with a byline ("By Jane Roe ● December 23, 2025"): a byline
+    further from the headline than the lines read near it. Around: in the
+    box two levels above the main node, not the page's footer ("Site Last
+    Updated: ...")."""
+    box = main
+    for _ in range(2):
+        parent = box.getparent() if box is not None else None
+        if parent is None or parent.tag == "body":
+            break
+        box = parent
+    for line in text_lines(box) if box is not None and box.tag != "body" else ():
+        if (
+            len(line) <= 120
+            and (_DATE_LABEL.search(line) or _BY_PREFIX.match(line))
+            and (iso := find_datetime(line, now))
+        ):
+            return iso
     return None
 
 

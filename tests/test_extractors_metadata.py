@@ -458,3 +458,24 @@ def test_a_threads_first_username_is_its_author_a_lone_one_is_not() -> None:
     widget = '<div class="account"><span class="username">Hi</span></div>'
     article = _page("<title>Budget</title>", widget + "<h1>Budget</h1><p>" + "Text. " * 30)
     assert extract_metadata(article).author is None
+
+
+def test_a_labelled_date_around_the_body_not_in_the_footer() -> None:
+    """A "Posted on" line out of the lines read near the headline (after the
+    lead paragraphs) dates the page; a site footer's "Last Updated" does not."""
+    from extractors import extract
+
+    links = "".join(f'<li><a href="/s{i}">Section {i}</a></li>' for i in range(20))
+    menu = f"<ul>{links}</ul>"
+    paras = "".join(
+        f"<p>Paragraph {i} of the story tells how the council met and what it decided. "
+        "The vote was close and the debate ran late into the evening.</p>"
+        for i in range(6)
+    )
+    footer = "<footer><p>Site Last Updated: December 20, 2025</p></footer>"
+    story = f"<div class='story'>{paras[:400]}<p>Posted on April 13, 2023</p>{paras[400:]}</div>"
+    page = _page("<title>Council vote</title>", menu + "<main>" + story + "</main>" + footer)
+    assert extract(page, "https://x.test/council-vote").published == "2023-04-13"
+    body = f"{menu}<main><div>{paras}</div></main>{footer}"
+    undated = _page("<title>Council vote</title>", body)
+    assert extract(undated, "https://x.test/council-vote").published is None
