@@ -351,11 +351,9 @@ def find_title(
         _norm(text_content(h)) for h in itertools.islice(doc.body.iter("h1", "h2", "h3"), 20)
     }
     declared = None
-    for candidate in (og, page_title):
-        if candidate:
-            home = _home_names(doc) if _TITLE_SEP.search(candidate) else set()
-            declared = _strip_site_name(candidate, site, headings, home)
-            break
+    if candidate := og or page_title:
+        home = _home_names(doc) if _TITLE_SEP.search(candidate) else set()
+        declared = _strip_site_name(candidate, site, headings, home)
     h1 = _sole_headline(doc, declared, (page_title, og), site) if params.sole_headline else None
     if h1 is not None:
         return collapse_ws(text_content(h1)), h1
@@ -737,10 +735,9 @@ def _first_poster(doc: Document) -> str | None:
     """The first of several names in boxes of class "username" (the class
     phpBB, XenForo, vBulletin and others give each post's author): a
     thread's, whose first post is the thread's author. One such box alone is
-    a login widget's greeting ("Hi")."""
-    found = [
-        el for el in doc.body.iter(etree.Element) if "username" in (el.get("class") or "").split()
-    ]
+    a login widget's greeting ("Hi"). Read off the page's named boxes,
+    which the author-box search above has already listed."""
+    found = [el for el, _ in named_boxes(doc) if "username" in (el.get("class") or "").split()]
     if len(found) < 2:
         return None
     return _as_name(text_content(found[0]).strip().rstrip(":："))
