@@ -21,6 +21,7 @@ from urllib.parse import urlsplit
 
 from lxml import etree
 
+from .chinese_names import is_chinese_name
 from .classify import PRODUCT_TYPES
 from .dates import date_in_url, find_datetime, parse_date, to_iso
 from .document import (
@@ -125,12 +126,22 @@ _AUTHOR_TEXT = re.compile(
     # state" is no byline).
     r"|(?:^|\s)(?i:by)\s+([A-Z][\w.'-]+(?:\s+[A-Z][\w.'-]+){0,3})",
 )
-# Byline labels that a label can run into: never a name.
+# Byline labels that a label can run into, and "from" (作者 来自 贵州): never a name.
 _LABELS = frozenset({"责任编辑", "責任編輯", "编辑", "編輯", "记者", "記者", "作者", "来源", "來源",
-                     "通讯员", "通訊員", "摄影", "攝影", "原标题"})  # fmt: skip
+                     "通讯员", "通訊員", "摄影", "攝影", "原标题", "来自", "來自"})  # fmt: skip
 # Words a Chinese byline runs on with after its names (a dateline's 报道, the
-# next credit's label).
-_BYLINE_WORDS = re.compile(r"\s*(?:报道|報導|通讯员|通訊員|实习生|實習生|摄影|攝影|编辑|編輯)")
+# next credit's label, the source's).
+_BYLINE_WORDS = re.compile(
+    r"\s*(?:报道|報導|通讯员|通訊員|实习生|實習生|摄影|攝影|编辑|編輯|来源|來源)"
+)
+# A label run straight into a name, alone in its part of a byline line
+# ("来源CSDN| 作者魏星"): a name only when it reads as one (``is_chinese_name``).
+_RUN_ON_AUTHOR = re.compile(r"(?:^|(?<=[|｜\s]))作者([\u4e00-\u9fff]{2,4})\s*(?=[|｜]|$)")
+# A reporter's name in brackets closing an article's last paragraph:
+# ……在巴西举行。（张巨峰）, (李楠), （王小明 李四）.
+_CLOSING_NAMES = re.compile(
+    r"[（(]\s*([\u4e00-\u9fff]{2,4}(?:\s*[\s、，,]\s*[\u4e00-\u9fff]{2,4}){0,3})\s*[）)]\s*$"
+)
 _ENTITY = re.compile(r"&(?:#\d+|#x[0-9a-f]+|[a-z]+\d*);", re.I)
 _SOCIAL_HANDLE = re.compile(r"^@|^https?://")
 # A template's variable left unfilled: "page.head.extra.author", "{{ author }}".
@@ -168,6 +179,10 @@ class Params:
     # (<title>, og:title: written for search results) word it otherwise
     # (not in a seed; see :func:`_sole_headline`).
     sole_headline: bool = True
+    # Last lines of a Chinese article's main content read for its closing
+    # credit (采写：记者 王小明, （张巨峰）) when no byline sits at its top;
+    # related links may follow the credit inside the main node.
+    credit_lines: int = 8
     # Images smaller than this (declared width or height) are icons.
     min_image_px: int = 200
 
@@ -692,7 +707,7 @@ def find_author(
     if starter := _thread_starter(doc):
         return starter
     byline = _byline_author(_byline_lines(doc, heading, main, params))
-    if byline and is_chinese_page(doc):
+    if is_chinese_page(doc) and (byline := byline or _closing_credit(main, params)):
         return byline  # Chinese portals put their own name in meta author
     site = doc.meta.get("og:site_name", "").strip().lower()
     for key in _AUTHOR_META:
@@ -843,6 +858,22 @@ def _without_date(text: str) -> str:
     return text
 
 
+def _closing_credit(main: etree._Element | None, params: Params) -> str | None:
+    """The reporter credited at the end of a Chinese article: a byline line
+    among its last lines, or the names in brackets that close a line."""
+    if main is None or main.tag == "body":  # the page's last lines are its footer's
+        return None
+    lines = text_lines(main)[-params.credit_lines :]
+    if name := _byline_author(lines):
+        return name
+    for line in lines:
+        if m := _CLOSING_NAMES.search(line):
+            names = re.split(r"[\s、，,]+", m.group(1))
+            if all(is_chinese_name(n) for n in names):
+                return " ".join(names)
+    return None
+
+
 def _byline_author(lines: list[str]) -> str | None:
     for i, line in enumerate(lines):
         # "Written by" on a line of its own (nothing left once the label
@@ -858,6 +889,9 @@ def _byline_author(lines: list[str]) -> str | None:
             # of the byline's own
             if name := _BYLINE_WORDS.split(name)[0].strip():
                 return name
+        for m in _RUN_ON_AUTHOR.finditer(line[:200]):
+            if is_chinese_name(m.group(1)):
+                return m.group(1)
     return None
 
 

@@ -247,6 +247,11 @@ def test_future_meta_date_is_rejected() -> None:
         ("本文原标题：《邮轮母港即将开通》", None),
         ("作者最新文章", None),
         ("南都记者介绍，8月13日报警。", None),
+        # A label run into a name, alone in its part of the line: only a name.
+        ("发表于2014-08-24| 来源CSDN| 作者魏星", "魏星"),
+        ("来源CSDN| 作者简介", None),
+        ("中青网记者 魏其濛 来源：中国青年报", "魏其濛"),
+        ("只看该作者 来自 - 贵州遵义", None),  # a forum post's "author from"
         ("活动丰富群众文化生活。", None),
         ("The bridge was paid for by the state transportation fund.", None),
     ],
@@ -479,3 +484,50 @@ def test_a_labelled_date_around_the_body_not_in_the_footer() -> None:
     body = f"{menu}<main><div>{paras}</div></main>{footer}"
     undated = _page("<title>Council vote</title>", body)
     assert extract(undated, "https://x.test/council-vote").published is None
+
+
+def _chinese_article(last: str, after: str = "") -> tuple[str, object]:
+    """A Chinese article whose last paragraph is ``last``, and its main node
+    (related links ``after`` inside it)."""
+    from extractors.document import as_document
+
+    paragraph = "推介会上，各方分别作了推介，双方将用好各类平台。" * 3
+    body = f"<p>{paragraph}</p>" * 5
+    html = _page(
+        "<title>山西品牌丝路行首次登陆巴西_山西新闻网</title>",
+        f"<h1>山西品牌丝路行首次登陆巴西</h1><div id='main'>{body}<p>{last}</p>{after}</div>"
+        "<div class='footer'><p>版权所有（山西新闻网）</p></div>",
+    )
+    doc = as_document(html)
+    return doc, doc.root.get_element_by_id("main")
+
+
+@pytest.mark.parametrize(
+    ("last", "author"),
+    [
+        ("南美站活动将先后在巴西、乌拉圭、阿根廷举行。（张巨峰）", "张巨峰"),
+        ("南美站活动将先后在巴西举行。(李楠)", "李楠"),
+        ("南美站活动将先后在巴西举行。（王小明 欧阳娜娜）", "王小明 欧阳娜娜"),
+        ("采写：南都记者 余毅菁 向雪妮", "余毅菁 向雪妮"),
+        # Brackets that close an article but hold no name.
+        ("南美站活动将先后在巴西举行。（全文完）", None),
+        ("数据来源于行业报告。（金融界）", None),
+        ("图为推介会现场。（刘通摄）", None),
+        ("南美站活动将先后在巴西举行。（完）", None),
+    ],
+)
+def test_a_chinese_articles_closing_credit_names_its_reporter(
+    last: str, author: str | None
+) -> None:
+    related = "<ul><li><a href='/r'>相关新闻：港铁启动疏散</a></li></ul>"
+    doc, main = _chinese_article(last, after=related)
+    assert extract_metadata(doc, main=main).author == author
+
+
+def test_a_closing_credit_is_read_only_at_the_main_contents_end() -> None:
+    # A name in brackets mid-article, or in the page's footer, credits no one.
+    doc, _ = _chinese_article("南美站活动将先后在巴西举行。")
+    assert extract_metadata(doc, main=doc.body).author is None
+    last = "南美站活动将先后在巴西举行。（张巨峰）"
+    doc, main = _chinese_article(last, after="<p>正文。</p>" * 9)
+    assert extract_metadata(doc, main=main).author is None
