@@ -117,12 +117,14 @@ def same_day(got: str | None, truth: str) -> bool:
     return day is not None and day.group() == truth[:10]
 
 
+_AND = re.compile(r"\s+(?:and|&)\s+", re.I)
 _BY = re.compile(r"^(by|von|par|por|作者|文|记者|編輯|编辑)[:：\s]*", re.I)
 
 
 def same_author(got: str | None, truth: str) -> bool:
-    """One name holds the other, once a leading "By" is dropped."""
-    g, t = norm(_BY.sub("", (got or "").strip())), norm(_BY.sub("", truth.strip()))
+    """One name holds the other, once a leading "By" and the "and" of a
+    list of names are dropped ("A, B, and C" is "A, B, C")."""
+    g, t = (norm(_AND.sub(" ", _BY.sub("", s.strip()))) for s in (got or "", truth))
     return bool(g) and bool(t) and (g in t or t in g)
 
 

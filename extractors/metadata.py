@@ -121,11 +121,18 @@ _AUTHOR_TEXT = re.compile(
     r"|(?:^\s*|(?<=[报報社台网網\s]))(?:记者|記者)([\u4e00-\u9fff]{2,4}?)"
     r"(?=\s*[／/|｜]|\s*(?:报道|報導|摄|攝)|\s*$)"
     r"|(?i:作者|author)\s*[|｜:：]\s*([^\s|｜,，;；/()（）]{2,30})"
-    r"|^([\u4e00-\u9fff]{2,4})\s*/\s*\S{2,12}$"
+    # A name and its source: 王小明/新华社 (read as a name: 打印/导出 is none).
+    r"|^(?P<slash>[\u4e00-\u9fff]{2,4})\s*/\s*\S{2,12}$"
     # "By Jane Roe": the names capitalised (case-sensitive: "paid for by the
     # state" is no byline).
-    r"|(?:^|\s)(?i:by)\s+([A-Z][\w.'-]+(?:\s+[A-Z][\w.'-]+){0,3})",
+    r"|(?:^|\s)(?i:by)\s+(?P<by>[A-Z][\w.'-]+(?:\s+[A-Z][\w.'-]+){0,3})",
 )
+# A byline's "By" stands near its line's start (after a date or a "Story
+# and photos") in a short line; further in, or in a long line, it is a
+# sentence's ("a report by Food and Water Watch, ..."), unless the name
+# closes the line ("<headline> by Eric Ries").
+_BY_MAX_OFFSET = 40
+_BY_MAX_LINE = 100
 # Byline labels that a label can run into, and "from" (作者 来自 贵州): never a name.
 _LABELS = frozenset({"责任编辑", "責任編輯", "编辑", "編輯", "记者", "記者", "作者", "来源", "來源",
                      "通讯员", "通訊員", "摄影", "攝影", "原标题", "来自", "來自"})  # fmt: skip
@@ -329,6 +336,37 @@ def _names(value: Any) -> list[str]:
     if isinstance(value, list):
         return [n for v in value[:5] for n in _names(v)]
     return []
+
+
+# An address a CMS puts where the author's name belongs (the account's).
+_EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
+# JSON-LD types of an author that is no person: the site or its company.
+_BODY_TYPES = re.compile(r"organi[sz]ation|website|corporation|brand", re.I)
+
+
+def _jsonld_authors(objects: list[dict[str, Any]]) -> tuple[list[str], list[str]]:
+    """The article's JSON-LD authors: (people, the rest). An author given
+    only by its ``@id`` (Yoast's graph points at a Person elsewhere in it)
+    is looked up. One typed as an organisation or a website is the
+    publisher named again, and an e-mail address the CMS account's: a
+    byline's person beats both, which are kept for when nothing else names
+    one."""
+    by_id = {o["@id"]: o for o in objects if isinstance(o.get("@id"), str)}
+    people: list[str] = []
+    bodies: list[str] = []
+    for obj in _article_objects(objects):
+        authors = obj.get("author") or obj.get("creator")
+        for author in authors[:5] if isinstance(authors, list) else [authors]:
+            if isinstance(author, dict) and "name" not in author:
+                author = by_id.get(author.get("@id"), author)
+            is_body = isinstance(author, dict) and any(
+                _BODY_TYPES.search(t) for t in _types(author)
+            )
+            for name in filter(None, (n.strip() for n in _names(author))):
+                (bodies if is_body or _EMAIL.search(name) else people).append(name)
+        if people:
+            break  # the first article object that names a person
+    return list(dict.fromkeys(people)), list(dict.fromkeys(bodies))
 
 
 # -- title ----------------------------------------------------------------------
@@ -700,10 +738,9 @@ def find_author(
     name, rel/itemprop author, a box named author-name, byline text, a box
     named author or byline, a thread's first poster."""
     params = params or Params()
-    for obj in _article_objects(objects):
-        names = [n.strip() for n in _names(obj.get("author") or obj.get("creator")) if n.strip()]
-        if names:
-            return ", ".join(dict.fromkeys(names))
+    people, bodies = _jsonld_authors(objects)
+    if people:
+        return ", ".join(people)
     if starter := _thread_starter(doc):
         return starter
     byline = _byline_author(_byline_lines(doc, heading, main, params))
@@ -715,6 +752,7 @@ def find_author(
         if (
             value
             and not _SOCIAL_HANDLE.search(value)
+            and not _EMAIL.search(value)  # an account, or a form's "name, email@gmail.com"
             and len(value) <= 100
             and any(c.isalpha() for c in value)
             and value.lower() != site
@@ -743,6 +781,7 @@ def find_author(
         or byline
         or (_author_name(boxes[BYLINE_BOX]) if BYLINE_BOX in boxes else None)
         or _first_poster(doc)
+        or (", ".join(bodies) if bodies else None)
     )
 
 
@@ -833,6 +872,7 @@ def _as_name(text: str) -> str | None:
         or len(name.split()) > MAX_NAME_WORDS
         or not any(c.isalpha() for c in name)
         or name.lower() in _NOT_NAMES
+        or _DATE_LABEL.search(name)  # "Published on" left of a date
         or (name.endswith(".") and len(name.split()) > 3)  # a sentence
     ):
         return None
@@ -882,7 +922,15 @@ def _byline_author(lines: list[str]) -> str | None:
         if alone and i + 1 < len(lines) and (name := _as_name(lines[i + 1])):
             return name
         for m in _AUTHOR_TEXT.finditer(line[:200]):
+            if (
+                m.lastgroup == "by"
+                and (m.start() > _BY_MAX_OFFSET or len(line) > _BY_MAX_LINE)
+                and line[m.end() :].strip()
+            ):
+                continue  # "by" in a sentence: "a report by Food and Water Watch, ..."
             name = next(g for g in m.groups() if g).strip()
+            if m.lastgroup == "slash" and not is_chinese_name(name):
+                continue
             if name in _LABELS:  # 作者：责任编辑：张三
                 continue
             # 记者 王小明 报道, 记者 王小明 通讯员 李四: the names end at a word

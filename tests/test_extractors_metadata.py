@@ -189,6 +189,52 @@ def test_jsonld_date_author_image() -> None:
     assert meta.image == "https://x.test/img/a.jpg"
 
 
+def _jsonld(author: str, graph: str = "") -> str:
+    return (
+        '<script type="application/ld+json">{"@context":"https://schema.org","@graph":['
+        f'{{"@type":"BlogPosting","author":{author}}}{graph}]}}</script>'
+    )
+
+
+def test_a_jsonld_author_given_by_its_id_is_looked_up_in_the_graph() -> None:
+    person = ',{"@type":"Person","@id":"https://x.test/#/person/1","name":"Jane Doe"}'
+    ld = _jsonld('{"@id":"https://x.test/#/person/1"}', person)
+    assert extract_metadata(_page(ld, "<h1>T</h1><p>Text.</p>")).author == "Jane Doe"
+
+
+@pytest.mark.parametrize(
+    "author",
+    ['{"@type":"Organization","name":"Acme Media"}', '{"@type":"Person","name":"ops@acme.test"}'],
+)
+def test_a_jsonld_publisher_or_address_as_author_yields_to_a_byline(author: str) -> None:
+    byline = "<h1>Council passes budget</h1><p class='meta'>By Erin Cunningham</p><p>Text.</p>"
+    assert extract_metadata(_page(_jsonld(author), byline)).author == "Erin Cunningham"
+    # ...and is the author when nothing else names one.
+    name = author.split('"name":"')[1].rstrip('"}')
+    assert extract_metadata(_page(_jsonld(author), "<h1>T</h1><p>Text.</p>")).author == name
+
+
+@pytest.mark.parametrize(
+    ("line", "author"),
+    [
+        ("Lean Startup Week Call for Proposals is Open Until July 31 by Eric Ries", "Eric Ries"),
+        ("Posted on May 3, 2024 by Jane Roe in News", "Jane Roe"),
+        # "by" inside a sentence that runs on: no byline.
+        (
+            "According to a 2014 report by Food and Water Watch, approximately 64% of bottled"
+            " water sold in the United States is tap water in a misleading package.",
+            None,
+        ),
+        ("Shop the stunning selection of rings in Singapore by I-PRIMO. We will help.", None),
+    ],
+)
+def test_a_by_deep_in_a_line_is_a_byline_only_when_the_name_closes_it(
+    line: str, author: str | None
+) -> None:
+    html = _page("<title>T</title>", f"<h1>T</h1><p>{line}</p><p>" + "Body text. " * 40 + "</p>")
+    assert extract_metadata(html).author == author
+
+
 def test_chinese_byline_date_and_author() -> None:
     html = _page(
         "<title>老城区旧书市集重新开张_临江新闻网</title>",
@@ -252,6 +298,8 @@ def test_future_meta_date_is_rejected() -> None:
         ("来源CSDN| 作者简介", None),
         ("中青网记者 魏其濛 来源：中国青年报", "魏其濛"),
         ("只看该作者 来自 - 贵州遵义", None),  # a forum post's "author from"
+        ("王小明/新华社", "王小明"),
+        ("打印/导出", None),  # a name and its source's form, but no name
         ("活动丰富群众文化生活。", None),
         ("The bridge was paid for by the state transportation fund.", None),
     ],
@@ -329,6 +377,7 @@ BODY = "<p>" + "The council met on Tuesday to vote on the plan for the park. " *
         ('<p class="author">Jane Roe<br> 4 August 2010</p>', "Jane Roe"),
         ('<div class="post-author">The Author</div>', None),
         ('<div class="author">Sun Dec 17, 2023 11:23 am</div>', None),
+        ('<div class="author">Published on Thursday 12 January 2012 12:27</div>', None),
         # a name box wins over a byline box that comes first
         ('<div class="author">Posts</div><span class="author-name">Jane Roe</span>', "Jane Roe"),
         # microdata: a Person item's name, not its member title and counts
