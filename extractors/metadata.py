@@ -125,14 +125,25 @@ _AUTHOR_TEXT = re.compile(
     r"|^(?P<slash>[\u4e00-\u9fff]{2,4})\s*/\s*\S{2,12}$"
     # "By Jane Roe": the names capitalised (case-sensitive: "paid for by the
     # state" is no byline).
-    r"|(?:^|\s)(?i:by)\s+(?P<by>[A-Z][\w.'-]+(?:\s+[A-Z][\w.'-]+){0,3})",
+    # "by:" and, at a line's start, a "By" glued to the name by markup with
+    # no space between ("ByDaryl Austin").
+    r"|(?:^|\s)(?i:by)(?:\s*[:：]\s*|\s+|(?<=^By)(?=[A-Z][a-z]))"
+    r"(?P<by>[A-Z][\w.'-]+(?:\s+[A-Z][\w.'-]+){0,3})",
 )
-# A byline's "By" stands near its line's start (after a date or a "Story
-# and photos") in a short line; further in, or in a long line, it is a
-# sentence's ("a report by Food and Water Watch, ..."), unless the name
-# closes the line ("<headline> by Eric Ries").
+# A byline's "By" stands in a short line, near its start (after a date or
+# a "Story and photos") or with the name closing it (:func:`_is_byline_by`).
 _BY_MAX_OFFSET = 40
 _BY_MAX_LINE = 100
+# "by" after these is no author's credit: the site's, its sponsor's or
+# advertiser's, a picture's, or a sentence's ("a team led by").
+_NOT_AUTHOR_BY = re.compile(
+    r"\b(?:powered|sponsored|presented|hosted|designed|developed|built|made|funded|supported"
+    r"|provided|ads|photos?|photograph(?:s|ed)?|images?|illustrations?|illustrated|videos?"
+    r"|graphics?|cover|artwork|art|led|headed|chaired|owned|operated|caused|followed)"
+    r"(?:\s+\w+)?\s+by\W*$",
+    re.I,
+)
+_SUFFIX = re.compile(r"\b(?:Jr|Sr)\.$")
 # Byline labels that a label can run into, and "from" (作者 来自 贵州): never a name.
 _LABELS = frozenset({"责任编辑", "責任編輯", "编辑", "編輯", "记者", "記者", "作者", "来源", "來源",
                      "通讯员", "通訊員", "摄影", "攝影", "原标题", "来自", "來自"})  # fmt: skip
@@ -161,7 +172,9 @@ _AUTHOR_NAME_MARK = re.compile(r"author[-_]*name", re.I)
 _BYLINE_MARK = re.compile(r"(?:[a-z]+[-_]+)*(?:author|byline)$", re.I)
 # What a byline box shows when it names no one.
 MAX_NAME_WORDS = 6  # an author's name is at most this many words
-_NOT_NAMES = frozenset({"author", "the author", "about the author", "post", "posts", "by", "admin"})
+_NOT_NAMES = frozenset({"author", "the author", "about the author", "post", "posts", "by", "admin",
+                        "name", "staff", "staff writer", "correspondent", "reporter", "editor",
+                        "contributor"})  # fmt: skip
 _WEEKDAY = re.compile(
     r"(?:mon|tues?|wed|thu|thurs?|fri|sat|sun)(?:day|sday|nesday|rsday|urday)?\.?,?$", re.I
 )
@@ -186,9 +199,10 @@ class Params:
     # (<title>, og:title: written for search results) word it otherwise
     # (not in a seed; see :func:`_sole_headline`).
     sole_headline: bool = True
-    # Last lines of a Chinese article's main content read for its closing
-    # credit (采写：记者 王小明, （张巨峰）) when no byline sits at its top;
-    # related links may follow the credit inside the main node.
+    # Last lines of an article's main content, and lines after it, read for
+    # its closing credit (采写：记者 王小明, （张巨峰）, "Written by Jane Roe"
+    # above a bio) when no byline sits at its top; related links may follow
+    # the credit inside the main node.
     credit_lines: int = 8
     # Images smaller than this (declared width or height) are icons.
     min_image_px: int = 200
@@ -734,9 +748,12 @@ def find_author(
     params: Params | None = None,
     main: etree._Element | None = None,
 ) -> str | None:
-    """The byline's name: JSON-LD, meta, a microdata author's declared
-    name, rel/itemprop author, a box named author-name, byline text, a box
-    named author or byline, a thread's first poster."""
+    """The byline's name: a JSON-LD person, meta, a microdata author's
+    declared name, rel/itemprop author, a box named author-name, byline
+    text, a box named author or byline, the article's closing credit, a
+    thread's first poster, a JSON-LD organisation. On a Chinese page the
+    byline text and the closing credit come before meta, which portals
+    fill with their own name."""
     params = params or Params()
     people, bodies = _jsonld_authors(objects)
     if people:
@@ -744,15 +761,15 @@ def find_author(
     if starter := _thread_starter(doc):
         return starter
     byline = _byline_author(_byline_lines(doc, heading, main, params))
-    if is_chinese_page(doc) and (byline := byline or _closing_credit(main, params)):
+    if is_chinese_page(doc) and (byline := byline or _closing_credit(doc, main, params)):
         return byline  # Chinese portals put their own name in meta author
     site = doc.meta.get("og:site_name", "").strip().lower()
     for key in _AUTHOR_META:
-        value = doc.meta.get(key, "").strip()
+        value = _without_addresses(doc.meta.get(key, ""))
         if (
             value
+            and value.lower() not in _NOT_NAMES
             and not _SOCIAL_HANDLE.search(value)
-            and not _EMAIL.search(value)  # an account, or a form's "name, email@gmail.com"
             and len(value) <= 100
             and any(c.isalpha() for c in value)
             and value.lower() != site
@@ -780,6 +797,7 @@ def find_author(
         named
         or byline
         or (_author_name(boxes[BYLINE_BOX]) if BYLINE_BOX in boxes else None)
+        or _closing_credit(doc, main, params)
         or _first_poster(doc)
         or (", ".join(bodies) if bodies else None)
     )
@@ -898,15 +916,49 @@ def _without_date(text: str) -> str:
     return text
 
 
-def _closing_credit(main: etree._Element | None, params: Params) -> str | None:
-    """The reporter credited at the end of a Chinese article: a byline line
-    among its last lines, or the names in brackets that close a line."""
-    if main is None or main.tag == "body":  # the page's last lines are its footer's
-        return None
-    lines = text_lines(main)[-params.credit_lines :]
+def _without_addresses(value: str) -> str:
+    """A meta author without the e-mail and web addresses listed beside the
+    name ("Jane Roe, jane@x.test, http://x.test" is "Jane Roe"; a form's
+    placeholder "name, email@gmail.com" is "name")."""
+    value = value.strip()
+    if not _EMAIL.search(value):
+        return value
+    parts = [p.strip() for p in value.split(",")]
+    return ", ".join(p for p in parts if p and not _EMAIL.search(p) and "://" not in p)
+
+
+def _is_byline_by(line: str, m: re.Match[str]) -> bool:
+    """Whether "by <Name>" in ``line`` credits the page's author: near the
+    start of a short line, or closing it ("<headline> by Eric Ries"); not
+    in a sentence ("a report by Food and Water Watch, ...", "loans made
+    by WebBank."), and not a credit for the site or a picture ("Powered by",
+    "Photo by")."""
+    if len(line) > _BY_MAX_LINE:
+        return False
+    if m.start() > _BY_MAX_OFFSET and line[m.end() :].strip():
+        return False
+    name = m.group("by")
+    if name.endswith(".") and len(name.split()[-1]) > 2 and not _SUFFIX.search(name):
+        return False  # a sentence's full stop, not an initial's
+    return not _NOT_AUTHOR_BY.search(line[: m.start("by")])
+
+
+def _closing_credit(doc: Document, main: etree._Element | None, params: Params) -> str | None:
+    """The author credited at the end of an article: a byline line among
+    the main content's last lines or the lines right after it ("Written by
+    Jane Roe" above the author's bio), or, on a Chinese page, the names in
+    brackets that close a line (the reporter's: ……举行。（张巨峰）)."""
+    if main is None or main.tag == "body" or main not in doc.stats:
+        return None  # the page's last lines are its footer's
+    own = text_lines(main)
+    start = doc.stats[main].line + len(own)
+    after = text_lines(doc.body, limit=start + params.credit_lines)[start:]
+    lines = own[-params.credit_lines :] + after
     if name := _byline_author(lines):
         return name
-    for line in lines:
+    if not is_chinese_page(doc):
+        return None
+    for line in own[-params.credit_lines :]:
         if m := _CLOSING_NAMES.search(line):
             names = re.split(r"[\s、，,]+", m.group(1))
             if all(is_chinese_name(n) for n in names):
@@ -922,12 +974,8 @@ def _byline_author(lines: list[str]) -> str | None:
         if alone and i + 1 < len(lines) and (name := _as_name(lines[i + 1])):
             return name
         for m in _AUTHOR_TEXT.finditer(line[:200]):
-            if (
-                m.lastgroup == "by"
-                and (m.start() > _BY_MAX_OFFSET or len(line) > _BY_MAX_LINE)
-                and line[m.end() :].strip()
-            ):
-                continue  # "by" in a sentence: "a report by Food and Water Watch, ..."
+            if m.lastgroup == "by" and not _is_byline_by(line, m):
+                continue
             name = next(g for g in m.groups() if g).strip()
             if m.lastgroup == "slash" and not is_chinese_name(name):
                 continue

@@ -226,6 +226,15 @@ def test_a_jsonld_publisher_or_address_as_author_yields_to_a_byline(author: str)
             None,
         ),
         ("Shop the stunning selection of rings in Singapore by I-PRIMO. We will help.", None),
+        # "by:", and a "By" glued to the name where markup left no space
+        ("Written by:Elise Nass", "Elise Nass"),
+        ("ByDaryl Austin", "Daryl Austin"),
+        ("Bylaws Committee", None),
+        # a sentence's full stop after the "name"; credits for no author
+        ("All personal loans made by WebBank.", None),
+        ("Ads by Google", None),
+        ("Photo by Jane Roe", None),
+        ("A panel of experts led by Dr Goyal conducted the surgery.", None),
     ],
 )
 def test_a_by_deep_in_a_line_is_a_byline_only_when_the_name_closes_it(
@@ -378,6 +387,7 @@ BODY = "<p>" + "The council met on Tuesday to vote on the plan for the park. " *
         ('<div class="post-author">The Author</div>', None),
         ('<div class="author">Sun Dec 17, 2023 11:23 am</div>', None),
         ('<div class="author">Published on Thursday 12 January 2012 12:27</div>', None),
+        ('<div class="author">Staff Writer</div>', None),
         # a name box wins over a byline box that comes first
         ('<div class="author">Posts</div><span class="author-name">Jane Roe</span>', "Jane Roe"),
         # microdata: a Person item's name, not its member title and counts
@@ -580,3 +590,32 @@ def test_a_closing_credit_is_read_only_at_the_main_contents_end() -> None:
     last = "南美站活动将先后在巴西举行。（张巨峰）"
     doc, main = _chinese_article(last, after="<p>正文。</p>" * 9)
     assert extract_metadata(doc, main=main).author is None
+
+
+@pytest.mark.parametrize(
+    ("closing", "author"),
+    [
+        ("<p>Written by Cassidy Horton</p><p>Cassidy is a finance writer.</p>", "Cassidy Horton"),
+        ("<p>Written by</p><p>Nathan Myhrvold</p>", "Nathan Myhrvold"),
+        ("<p>Powered by Bear</p>", None),
+    ],
+)
+def test_an_articles_closing_byline_names_its_author_when_nothing_else_does(
+    closing: str, author: str | None
+) -> None:
+    from extractors.document import as_document
+
+    # Longer than the window read for a byline under the headline.
+    body = f"<p>{'The council met on Tuesday to vote on the budget. ' * 4}</p>" * 16
+    html = _page("<title>Budget</title>", f"<h1>Budget</h1><article>{body}</article>{closing}")
+    doc = as_document(html)
+    main = next(doc.body.iter("article"))
+    assert extract_metadata(doc, main=main).author == author
+
+
+def test_a_meta_author_keeps_its_name_not_the_addresses_beside_it() -> None:
+    meta = '<meta name="author" content="{}">'
+    page = "<h1>T</h1><p>Text.</p>"
+    listed = meta.format("James A. Mathias, admin@lotus.test, http://www.lotus.test")
+    assert extract_metadata(_page(listed, page)).author == "James A. Mathias"
+    assert extract_metadata(_page(meta.format("name, email@gmail.com"), page)).author is None
