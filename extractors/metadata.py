@@ -761,7 +761,8 @@ def find_author(
     if starter := _thread_starter(doc):
         return starter
     byline = _byline_author(_byline_lines(doc, heading, main, params))
-    if is_chinese_page(doc) and (byline := byline or _closing_credit(doc, main, params)):
+    chinese = is_chinese_page(doc)
+    if chinese and (byline := byline or _closing_credit(doc, main, params)):
         return byline  # Chinese portals put their own name in meta author
     site = doc.meta.get("og:site_name", "").strip().lower()
     for key in _AUTHOR_META:
@@ -797,7 +798,7 @@ def find_author(
         named
         or byline
         or (_author_name(boxes[BYLINE_BOX]) if BYLINE_BOX in boxes else None)
-        or _closing_credit(doc, main, params)
+        or (None if chinese else _closing_credit(doc, main, params))  # read above if chinese
         or _first_poster(doc)
         or (", ".join(bodies) if bodies else None)
     )
