@@ -13,10 +13,8 @@ photo's credit 刘通摄), which are left out by their last character.
 from __future__ import annotations
 
 import re
-import threading
-from typing import Any
 
-from .text import _load_jieba
+from .text import jieba_tagger
 
 # The most common single-character surnames (about 95% of people in China),
 # simplified and traditional forms.
@@ -41,21 +39,6 @@ _COMPOUND_SURNAMES = frozenset(
 # (全文完), "to be continued" (待续), a photo's or a picture's credit (刘通摄).
 _CLOSING_ENDS = frozenset("完续續摄攝图圖")
 _IDEOGRAPHS = re.compile(r"[\u4e00-\u9fff]+")
-_posseg: Any = None
-_posseg_lock = threading.Lock()
-
-
-def _tagger() -> Any:
-    """jieba's part-of-speech tagger, loaded once (0.5 s) on first need."""
-    global _posseg
-    if _posseg is None:
-        with _posseg_lock:
-            if _posseg is None:
-                _load_jieba()  # jieba's dictionary, configured as the rest of sitesift uses it
-                import jieba.posseg
-
-                _posseg = jieba.posseg
-    return _posseg
 
 
 def is_chinese_name(text: str) -> bool:
@@ -71,5 +54,5 @@ def is_chinese_name(text: str) -> bool:
         return False
     if not 1 <= given <= 2:
         return False
-    *_, last = _tagger().cut(text)
+    *_, last = jieba_tagger().cut(text)
     return last.flag.startswith("nr")

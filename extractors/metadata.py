@@ -160,6 +160,10 @@ _RUN_ON_AUTHOR = re.compile(r"(?:^|(?<=[|｜\s]))作者([\u4e00-\u9fff]{2,4})\s*
 _CLOSING_NAMES = re.compile(
     r"[（(]\s*([\u4e00-\u9fff]{2,4}(?:\s*[\s、，,]\s*[\u4e00-\u9fff]{2,4}){0,3})\s*[）)]\s*$"
 )
+# An address a CMS puts where the author's name belongs (the account's).
+_EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
+# JSON-LD types of an author that is no person: the site or its company.
+_BODY_TYPES = re.compile(r"organi[sz]ation|website|corporation|brand", re.I)
 _ENTITY = re.compile(r"&(?:#\d+|#x[0-9a-f]+|[a-z]+\d*);", re.I)
 _SOCIAL_HANDLE = re.compile(r"^@|^https?://")
 # A template's variable left unfilled: "page.head.extra.author", "{{ author }}".
@@ -350,12 +354,6 @@ def _names(value: Any) -> list[str]:
     if isinstance(value, list):
         return [n for v in value[:5] for n in _names(v)]
     return []
-
-
-# An address a CMS puts where the author's name belongs (the account's).
-_EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
-# JSON-LD types of an author that is no person: the site or its company.
-_BODY_TYPES = re.compile(r"organi[sz]ation|website|corporation|brand", re.I)
 
 
 def _jsonld_authors(objects: list[dict[str, Any]]) -> tuple[list[str], list[str]]:
@@ -953,13 +951,13 @@ def _closing_credit(doc: Document, main: etree._Element | None, params: Params) 
         return None  # the page's last lines are its footer's
     own = text_lines(main)
     start = doc.stats[main].line + len(own)
+    last = own[-params.credit_lines :]
     after = text_lines(doc.body, limit=start + params.credit_lines)[start:]
-    lines = own[-params.credit_lines :] + after
-    if name := _byline_author(lines):
+    if name := _byline_author(last + after):
         return name
     if not is_chinese_page(doc):
         return None
-    for line in own[-params.credit_lines :]:
+    for line in last:
         if m := _CLOSING_NAMES.search(line):
             names = re.split(r"[\s、，,]+", m.group(1))
             if all(is_chinese_name(n) for n in names):
