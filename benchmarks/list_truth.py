@@ -75,20 +75,27 @@ def _unshown(node: Any) -> bool:
     return node.tag in _SKIPPED_TEXT or screen_reader_only(node)
 
 
-def headline(*elements: Any) -> str:
-    """A record's headline: its link with the most words (CJK characters
-    counted one by one), or the whole record's text when it has no link
-    with words. Records are matched by their headlines: the rest of a record
-    (a share menu its CSS hides, a copy of the title for phones) is not all
-    shown."""
+def _headline_link(*elements: Any) -> tuple[Any, str] | None:
+    """The link with the most words among ``elements`` (CJK characters
+    counted one by one) and its text; None when no link has words."""
     links = [
-        (len(metrics.shingle_tokens(t)), t)
+        (len(metrics.shingle_tokens(t)), a, t)
         for el in elements
         for a in el.iter("a")
         if (t := element_text(a))
     ]
-    words, text = max(links, key=lambda wt: wt[0], default=(0, ""))
-    return text if words else " ".join(t for el in elements if (t := element_text(el)))
+    words, a, text = max(links, key=lambda wat: wat[0], default=(0, None, ""))
+    return (a, text) if words else None
+
+
+def headline(*elements: Any) -> str:
+    """A record's headline: its link with the most words, or the whole
+    record's text when it has no link with words. Records are matched by
+    their headlines: the rest of a record (a share menu its CSS hides, a copy
+    of the title for phones) is not all shown."""
+    if link := _headline_link(*elements):
+        return link[1]
+    return " ".join(t for el in elements if (t := element_text(el)))
 
 
 def annotated_records(html: str, xpath: str) -> list[tuple[str, str]]:
@@ -116,11 +123,16 @@ def next_eval_xpaths() -> dict[str, list[list[str]]]:
 def records_at(html: str, records: list[list[str]]) -> list[tuple[str, str]] | None:
     """(text, headline) of each record given as the XPaths of its elements
     (the first element each selects): their texts joined, the headline the
-    wordiest link among them (or the text); blank records left out. None
-    when an XPath selects nothing: the truth was not written on this
-    document (a few NEXT-EVAL pages hold XPaths of another DOM)."""
+    wordiest link among them (or the text); blank records left out. A record
+    whose headline is the very link of an earlier one's is that record
+    listed again and left out: NEXT-EVAL's truth lists the records of some
+    pages twice, at two granularities (a card's title and body, then the
+    card; a menu item, then its sub-items). None when an XPath selects
+    nothing: the truth was not written on this document (a few NEXT-EVAL
+    pages hold XPaths of another DOM)."""
     tree = lxml_html.fromstring(html).getroottree()
     out = []
+    seen_links: set[str] = set()
     for xpaths in records:
         elements = []
         for xpath in xpaths:
@@ -128,6 +140,11 @@ def records_at(html: str, records: list[list[str]]) -> list[tuple[str, str]] | N
             if not found:
                 return None
             elements.append(found[0])
+        if link := _headline_link(*elements):
+            where = tree.getpath(link[0])
+            if where in seen_links:
+                continue
+            seen_links.add(where)
         text = " ".join(t for el in elements if (t := element_text(el)))
         if text:
             out.append((text, headline(*elements)))

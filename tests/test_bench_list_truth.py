@@ -80,6 +80,26 @@ def test_records_at_follows_the_xpaths_order_and_skips_blank_records() -> None:
     assert list_truth.records_at(PAGE, [["/html/body/ul/li[9]"]]) is None
 
 
+def test_a_record_listed_again_at_another_granularity_counts_once() -> None:
+    # NEXT-EVAL lists some pages' records twice: the title, then the whole
+    # card. The same headline link is one record; a record with another
+    # link, or none, is not a repeat.
+    xpaths = [
+        ["/html/body/ul/li[1]/h3"],
+        ["/html/body/ul/li[2]"],
+        ["/html/body/ul/li[1]"],  # li[1]/h3's link again
+        ["/html/body/ul/li[4]"],
+        ["/html/body/ul/li[4]"],  # no link: kept, nothing tells it is one
+    ]
+    records = list_truth.records_at(PAGE, xpaths)
+    assert [headline for _, headline in records] == [
+        "第二条新闻标题",
+        "First story's headline",
+        "An entry without a link",
+        "An entry without a link",
+    ]
+
+
 @pytest.mark.skipif(datasets.datasets_dir() is None, reason="shared datasets folder not found")
 def test_next_eval_truth_selects_its_records_on_the_pages() -> None:
     # NEXT-EVAL's XPaths were written on these saved pages: all but a few
@@ -89,8 +109,9 @@ def test_next_eval_truth_selects_its_records_on_the_pages() -> None:
     assert len(pages) + len(left_out) == len(xpaths) > 150
     assert len(left_out) <= 3
     for page in pages:
-        # a record may be blank: an empty cell, a screen-reader label
-        assert len(page.truth["records"]) >= 0.95 * len(xpaths[page.id]), page.id
+        # a record may be blank (an empty cell, a screen-reader label) or
+        # listed twice (at two granularities): counted once
+        assert len(page.truth["records"]) >= 0.45 * len(xpaths[page.id]), page.id
         assert all(page.truth["headlines"]), page.id
 
 
