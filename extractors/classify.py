@@ -134,6 +134,9 @@ FEATURES = (
     "agreement",
     "log_long_lines",
     "teaser",
+    "log_prices",
+    "declared_product",
+    "declared_collection",
 )
 
 
@@ -397,18 +400,32 @@ def _pagination(doc: Document) -> bool:
     return len(numbers & {1, 2, 3, 4, 5}) >= 3
 
 
-def _count_dates(root: etree._Element, chunk_chars: int = 65536) -> int:
-    """Dates in ``root``'s text, matched ``chunk_chars`` at a time: one regex
-    call over a multi-megabyte page would hold the GIL, and with it the
-    crawl's event loop, for a second. Smaller pages are matched whole."""
-    count, chunk, size = 0, [], 0
-    for piece in text_pieces(root):
-        chunk.append(piece)
-        size += len(piece) + 1
-        if size >= chunk_chars:
-            count += len(DATE_IN_TEXT.findall(" ".join(chunk)))
+# A price: a currency sign or code before or after an amount ("$19.99",
+# "€ 25", "1,299 元", "25 EUR"). A shop's category page shows one per
+# product; an article or a product's own page a few.
+PRICE_IN_TEXT = re.compile(
+    r"(?=[$€£¥₹UR\d])(?:(?:[$€£¥₹]|US\$|RMB)\s?\d[\d,.]*|\d[\d,.]*\s?(?:元|€|USD|EUR)(?!\w))"
+)
+
+
+def _count_in_text(root: etree._Element, chunk_chars: int = 65536) -> tuple[int, int]:
+    """(dates, prices) in ``root``'s text, matched ``chunk_chars`` at a
+    time: one regex call over a multi-megabyte page would hold the GIL, and
+    with it the crawl's event loop, for a second. Smaller pages are matched
+    whole."""
+    dates = prices = 0
+    chunk: list[str] = []
+    size = 0
+    for piece in [*text_pieces(root), None]:
+        if piece is not None:
+            chunk.append(piece)
+            size += len(piece) + 1
+        if chunk and (size >= chunk_chars or piece is None):
+            text = " ".join(chunk)
+            dates += len(DATE_IN_TEXT.findall(text))
+            prices += len(PRICE_IN_TEXT.findall(text))
             chunk, size = [], 0
-    return count + len(DATE_IN_TEXT.findall(" ".join(chunk)))
+    return dates, prices
 
 
 def features(
@@ -446,7 +463,7 @@ def features(
                     item_hrefs.add(href)
     p_text, long_paras = _paragraphs(doc)
     n_headings, linked_headings = _headings(doc)
-    dates = _count_dates(doc.body)
+    dates, prices = _count_in_text(doc.body)
     group_text, group = _repeated_group(doc)
     group_n = len(group)
     url = page_url(doc)
@@ -488,6 +505,9 @@ def features(
         consensus[0],
         math.log1p(consensus[1]) / 3,
         float(consensus[2]),
+        math.log1p(prices) / 4,
+        float(declares_product(doc)),
+        float(declares_collection(doc)),
     ]
 
 
@@ -495,7 +515,13 @@ def features(
 # blocks' "@type" (read as text: no JSON parse for one yes/no).
 _ARTICLE_OG = re.compile(r"article$")
 _ARTICLE_JSONLD = re.compile(r'"@type"\s*:\s*\[?\s*"(?:\w*Article|BlogPosting|Report)"', re.I)
-_PRODUCT_OG = re.compile(r"(og:)?product\b")
+_PRODUCT_OG = re.compile(r"(og:)?product(\.item)?$")
+# A page that says it shows many items: og:type product.group (a shop's
+# category), schema.org's collection and result-list types.
+_COLLECTION_OG = re.compile(r"(og:)?product\.group$")
+_COLLECTION_JSONLD = re.compile(
+    r'"@type"\s*:\s*\[?\s*"(?:CollectionPage|ItemList|SearchResultsPage|OfferCatalog)"'
+)
 # The schema.org types of one product (metadata reads their description).
 PRODUCT_TYPES = r"Product(?:Group)?"
 _PRODUCT_JSONLD = re.compile(r'"@type"\s*:\s*\[?\s*"' + PRODUCT_TYPES + '"', re.I)
@@ -514,6 +540,12 @@ def _jsonld_declares(doc: Document, jsonld_type: re.Pattern[str]) -> bool:
 def declares_article(doc: Document) -> bool:
     """Whether the page's own metadata says it is one article."""
     return _declares(doc, _ARTICLE_OG, _ARTICLE_JSONLD)
+
+
+def declares_collection(doc: Document) -> bool:
+    """Whether the page's own metadata says it is a collection of items (a
+    shop's category, a result page, a list of items)."""
+    return _declares(doc, _COLLECTION_OG, _COLLECTION_JSONLD)
 
 
 def declares_product(doc: Document) -> bool:

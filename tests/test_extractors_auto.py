@@ -881,15 +881,18 @@ def _shop_category(cards: int) -> str:
 
 def test_a_list_the_dom_model_is_sure_of_needs_no_disagreement() -> None:
     """The article methods agree on the intro paragraph; the DOM model is
-    97% sure of a list, and the page has no long paragraphs: a list."""
+    99% sure of a list, and the page has no long paragraphs: a list."""
     url = "https://example.com/shop/mugs/"
     page = _shop_category(24)
     sure = extract(page, url=url, list_tiny_body_chars=0)
     assert sure.page_type is PageType.LIST and len(sure.records) == 24
     off = extract(page, url=url, list_tiny_body_chars=0, list_sure_probability=2)
     assert off.page_type is PageType.ARTICLE
-    # Fewer cards: the model is not sure and the agreed intro wins.
-    assert extract(_shop_category(8), url=url).page_type is PageType.ARTICLE
+    # Fewer cards, no prices: the model is not sure and the agreed intro
+    # wins. With their prices, the same eight cards are a shop's grid.
+    unpriced = _shop_category(8).replace("$", "")
+    assert extract(unpriced, url=url).page_type is PageType.ARTICLE
+    assert extract(_shop_category(8), url=url).page_type is PageType.LIST
 
 
 def test_a_section_whose_methods_agree_on_its_one_line_description_is_a_list() -> None:
@@ -1317,7 +1320,7 @@ def test_a_sure_list_with_long_descriptions_and_an_intro_is_a_list() -> None:
 <main><h1>Clinics in Riverton</h1><div class="intro">{intro}</div>
 <div class="entries">{records}</div></main></body></html>"""
     url = "https://example.com/dir/"
-    sure = Classification(PageType.LIST, 0.98, LengthClass.LONG, 0.98)
+    sure = Classification(PageType.LIST, 0.995, LengthClass.LONG, 0.995)
     result = extract(page, url=url, classification=sure)
     assert result.page_type is PageType.LIST and len(result.records) == 20
     off = extract(page, url=url, classification=sure, list_sure_probability=2)
@@ -1363,7 +1366,8 @@ def test_a_grid_above_a_folded_buying_guide_is_a_list() -> None:
     """A category page's buying guide folded into an accordion is text (the
     Document keeps collapsed panels), but the page as first shown is its
     grid: the type decision reads it without the folded lines. Unfolded,
-    the same guide makes the page an article."""
+    the same guide makes the page an article (the cards show no prices:
+    24 priced cards are a shop's grid whatever text follows them)."""
     url = "https://example.com/shop/mugs/"
     topics = ("size", "glaze", "handle")
     parts = zip(topics, PARAS[1:4], strict=True)
@@ -1371,7 +1375,7 @@ def test_a_grid_above_a_folded_buying_guide_is_a_list() -> None:
 
     def page(hidden: str) -> str:
         box = f'<button aria-controls="g1">Buying guide</button><div id="g1"{hidden}>{guide}</div>'
-        return _shop_category(24).replace("</main>", f"{box}</main>")
+        return _shop_category(24).replace("$", "").replace("</main>", f"{box}</main>")
 
     folded = extract(page(" hidden"), url=url)
     assert folded.page_type is PageType.LIST and len(folded.records) == 24

@@ -4,8 +4,16 @@ from __future__ import annotations
 
 from collections import Counter
 
-from extractors.classify import Params, classify, declares_article, list_probability
-from extractors.document import as_document
+from extractors.classify import (
+    Params,
+    _count_in_text,
+    classify,
+    declares_article,
+    declares_collection,
+    declares_product,
+    list_probability,
+)
+from extractors.document import Document, as_document
 from extractors.result import LengthClass, PageType
 
 PARA = (
@@ -182,3 +190,48 @@ def test_the_article_methods_run_once_for_classify_and_extract(monkeypatch) -> N
     assert len(ran) >= 5 and set(ran.values()) == {1}
     assert extract(doc).page_type is PageType.ARTICLE
     assert calls == ran
+
+
+SHOP_CARDS = "".join(
+    f'<div class="tile"><a href="/p/{i}"><img src="/i/{i}.jpg" alt=""></a>'
+    f'<a href="/p/{i}">Trail shoe {i}</a><span class="cost">${49 + i}.99</span></div>'
+    for i in range(16)
+)
+SHOP = f"""<html><head><title>Running shoes</title></head><body><h1>Running shoes</h1>
+<p>Light shoes for road and trail, in every size.</p>
+<div class="grid">{SHOP_CARDS}</div></body></html>"""
+
+
+def test_a_shop_grid_of_priced_items_is_a_list() -> None:
+    # Short product names, no dates: the prices (one per card) say list.
+    result = classify(SHOP)
+    assert result.page_type is PageType.LIST
+    without_prices = SHOP.replace("$", "size ")
+    assert classify(without_prices).list_probability < result.list_probability
+
+
+def test_prices_are_counted_in_any_currency_and_dates_beside_them() -> None:
+    doc = as_document(
+        "<html><body><p>$19.99, US$ 5, € 25, 25 EUR, 1,299 元, ¥3,500 and 2,000 USD. "
+        "Posted 2024-05-03; in 2019 there were 30 of them.</p></body></html>"
+    )
+    assert _count_in_text(doc.body) == (1, 7)
+    # counted alike across chunk boundaries
+    assert _count_in_text(doc.body, chunk_chars=8) == (1, 7)
+
+
+def test_a_page_declares_one_product_or_a_collection() -> None:
+    def head(meta: str) -> Document:
+        return as_document(f"<html><head>{meta}</head><body><p>x</p></body></html>")
+
+    og = '<meta property="og:type" content="{}">'
+    group = head(og.format("product.group"))
+    assert declares_collection(group) and not declares_product(group)
+    for kind in ("product", "og:product", "product.item"):
+        one = head(og.format(kind))
+        assert declares_product(one) and not declares_collection(one), kind
+    ld = '<script type="application/ld+json">{{"@type": "{}"}}</script>'
+    assert declares_collection(head(ld.format("CollectionPage")))
+    assert declares_collection(head(ld.format("ItemList")))
+    assert not declares_collection(head(ld.format("BreadcrumbList")))
+    assert not declares_collection(head(og.format("website")))
