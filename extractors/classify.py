@@ -19,6 +19,7 @@ on validation pages; see ``docs/screenshots.md``).
 
 from __future__ import annotations
 
+import itertools
 import json
 import math
 import re
@@ -416,7 +417,7 @@ def _count_in_text(root: etree._Element, chunk_chars: int = 65536) -> tuple[int,
     dates = prices = 0
     chunk: list[str] = []
     size = 0
-    for piece in [*text_pieces(root), None]:
+    for piece in itertools.chain(text_pieces(root), (None,)):
         if piece is not None:
             chunk.append(piece)
             size += len(piece) + 1
@@ -550,7 +551,8 @@ def declares_collection(doc: Document) -> bool:
 
 def declares_product(doc: Document) -> bool:
     """Whether the page's own metadata says it is one product (og:type
-    product, JSON-LD Product): its reviews are not its description."""
+    product or product.item, JSON-LD Product): its reviews are not its
+    description. A ``product.group`` is a collection."""
     return _declares(doc, _PRODUCT_OG, _PRODUCT_JSONLD)
 
 
