@@ -140,14 +140,15 @@ def records_at(html: str, records: list[list[str]]) -> list[tuple[str, str]] | N
             if not found:
                 return None
             elements.append(found[0])
-        if link := _headline_link(*elements):
+        link = _headline_link(*elements)
+        if link is not None:
             where = tree.getpath(link[0])
             if where in seen_links:
                 continue
             seen_links.add(where)
         text = " ".join(t for el in elements if (t := element_text(el)))
         if text:
-            out.append((text, headline(*elements)))
+            out.append((text, link[1] if link else text))
     return out
 
 
