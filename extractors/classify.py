@@ -51,9 +51,11 @@ __all__ = [
 # The record group the model's features describe: the weights were fitted on
 # find_records with these list parameters (the list extractor's defaults
 # before its no-link penalty, section split, joined record parts, split
-# lists, page wrappers and further regions); change them only with a refit.
+# lists, page wrappers, further regions and advertisements left out); change
+# them only with a refit.
 RECORD_PARAMS = ListParams(
     more_regions=0.0,
+    drop_adverts=False,
     no_link_penalty=1.0,
     split_sections=0.0,
     max_lift=4,

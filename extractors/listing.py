@@ -148,6 +148,12 @@ class Params:
     # "visually-hidden", "screen-reader-text": labels such as "Sale price",
     # "Vendor:" that are not shown on the page). Not in the seed.
     drop_screen_reader: bool = True
+    # Leave out records that are advertisements: the record, or a box in it
+    # holding at least half its text, is named as one by a whole part of its
+    # class or id ("adOrigin", "ad-slot", "sponsored") that most records do
+    # not carry. A feed's promoted cards share the template of its entries.
+    # Not in the seed.
+    drop_adverts: bool = True
     # A record written as a run of siblings (a title paragraph, then its
     # summary paragraph; dt + dd; h2 + p) with no element of its own: when
     # every member is followed by the same run of at most this many
@@ -620,9 +626,53 @@ def _find_regions(doc: Document, params: Params) -> list[list[etree._Element]]:
     regions = [best.records]
     if params.more_regions:
         regions += _more_regions(doc, best, scored, params)
+    if params.drop_adverts:
+        regions = [kept for region in regions if (kept := _without_adverts(doc, region))]
     if params.split_sections:
         return [_split_sections(doc, region, params) for region in regions]
     return regions
+
+
+# Class/id parts naming an advertisement (whole parts: "adOrigin" is
+# ad + origin; "header", "shadow" and "adv-search" are not).
+_ADVERT_PARTS = frozenset(
+    {"ad", "ads", "advert", "adverts", "advertisement", "advertising", "sponsored", "adsense"}
+)
+
+
+@lru_cache(maxsize=4096)
+def _advert_words(marks: str) -> bool:
+    return any(part in _ADVERT_PARTS for token in marks.split() for part in mark_parts(token))
+
+
+def _without_adverts(doc: Document, records: list[etree._Element]) -> list[etree._Element]:
+    """The records that are no advertisement inserted among the entries (see
+    ``Params.drop_adverts``). A mark most records carry is the site's name
+    for its cards (a feed whose every card is an "advertisementCardBox"),
+    not an advertisement's. A marked record is an insert when it is less
+    like the entries (the kinds of element inside most records) than every
+    unmarked record is: a sponsored product drawn as the grid's products
+    are is a product."""
+    stats = doc.stats
+
+    def advert_marks(record: etree._Element) -> set[str]:
+        half = stats[record].text_len / 2
+        found: set[str] = set()
+        for el in record.iter(etree.Element):
+            if stats[el].text_len >= half:
+                found.update(t for t in marks(el).split() if _advert_words(t))
+        return found
+
+    found = [advert_marks(r) for r in records]
+    shared = Counter(t for f in found for t in f)
+    common = {t for t, n in shared.items() if n * 2 > len(records)}
+    flagged = [r for r, f in zip(records, found, strict=True) if f - common]
+    if not flagged:
+        return records
+    entry_kinds = _inner_kinds(records)
+    likeness = {r: _alike(_inner_kinds([r]), entry_kinds) for r in records}
+    least = min((likeness[r] for r in records if r not in flagged), default=1.0)
+    return [r for r in records if r not in flagged or likeness[r] >= least]
 
 
 def _more_regions(

@@ -713,3 +713,49 @@ def test_a_records_sibling_rows_are_no_other_region() -> None:
     result = extract(_page(MENU + f"<table><tbody>{rows}</tbody></table>"))
     assert len(result.records) == 8 and {r.region for r in result.records} == {0}
     assert all(f"Item {i} " in r.text for i, r in enumerate(result.records))
+
+
+def _feed_with_promos(card_class: str = "card") -> str:
+    story = (
+        "<div class='slot'><div class='{cls} story'><div class='meta'><span class='author'>"
+        "Writer {i}</span><span class='time'>2024-04-{d:02d}</span></div><h3><a href='/p/{i}'>"
+        "A long story headline number {i} about the city</a></h3><div class='counts'>"
+        "<span class='likes'>{i}</span></div></div></div>"
+    )
+    promo = (
+        "<div class='slot'><div class='{cls} adOrigin'><div class='pic'><a href='/promo/{i}'>"
+        "<img src='/x.png'><span class='name'>Sponsor {i}</span></a></div>"
+        "<p class='blurb'>Click to learn more about the promoted offer {i}</p></div></div>"
+    )
+    cards = []
+    for i in range(10):
+        cards.append(story.format(cls=card_class, i=i, d=i + 1))
+        if i in (3, 7):
+            cards.append(promo.format(cls=card_class, i=i))
+    return "<div class='feed'>" + "".join(cards) + "</div>"
+
+
+@pytest.mark.parametrize("card_class", ["card", "advertisementCardBox"])
+def test_promoted_cards_inserted_in_a_feed_are_no_records(card_class: str) -> None:
+    # Every card, stories included, may carry the site's "advertisement..."
+    # class: only the mark the stories lack ("adOrigin") tells the inserts.
+    result = extract(_page(MENU + _feed_with_promos(card_class)), url="https://example.com/")
+    assert len(result.records) == 10
+    assert "Sponsor" not in result.text
+    kept = extract(_page(MENU + _feed_with_promos(card_class)), drop_adverts=False)
+    assert len(kept.records) == 12
+
+
+def test_a_sponsored_product_drawn_as_the_grid_is_a_record() -> None:
+    card = (
+        "<li class='tile {mark}'><h3><a href='/p/{i}'>Leather wallet model {i}</a></h3>"
+        "<span class='price'>$2{i}.00</span><span class='shop'>Shop {i}</span></li>"
+    )
+    grid = (
+        "<ul class='grid'>"
+        + "".join(card.format(i=i, mark="ad-listing" if i in (0, 1) else "") for i in range(8))
+        + "</ul>"
+    )
+    result = extract(_page(MENU + grid), url="https://example.com/shop/")
+    assert len(result.records) == 8
+    assert result.records[0].text.startswith("Leather wallet model 0")
