@@ -21,7 +21,9 @@ Stages, each a small function:
    declares a product whose description the output lacks, the candidate
    holding the description is.
    When the chosen body is a small part of the page's ``<main>`` on a
-   page declaring no article (a landing page's sections), the main is taken.
+   page declaring no article (a landing page's sections), the main is taken;
+   when it is one chapter (a ``<section>`` under a heading) of the page's
+   article or main, divided into such chapters, that box is.
    When the body is one post of a thread, every post is taken
    (:mod:`extractors.posts`); a stream of teasers of the pages beside this
    one, after the story, leaves its text.
@@ -278,6 +280,17 @@ class Params:
     # link density; see docs/extraction.md for what changed. 0 turns it off.
     landing_max_share: float = 0.4
     landing_max_link_density: float = 0.5
+    # A document divided into chapters (HTML ``<section>`` elements, each
+    # opening with a heading: a manual's or a reference page's) gets its
+    # densest chapter taken by the methods. When the chosen node lies in
+    # such a chapter, beside another, in a run of nested sections that are
+    # the parts of the page's one ``<article>``, the page declares no
+    # product, and the output is under
+    # ``sections_max_share`` of that article's text (both as cleaned later),
+    # the article's text is taken, unless it holds comment boxes or
+    # ``landing_max_link_density`` of its text in links. Not in a seed.
+    # 0 turns it off.
+    sections_max_share: float = 0.6
     # A recipe's ingredient box joins the text when the page declares its
     # ingredients (schema.org JSON-LD) and the text lacks most of them
     # (:mod:`extractors.recipe`). Not in a seed. All 3,189 pages: 9
@@ -1281,6 +1294,9 @@ def _route(
     elif (found := _optional(_landing_main, doc, node, text, p)) is not None:
         node, lines = found
         text, method = "\n".join(lines), f"{METHOD}:main"
+    elif (found := _optional(_sectioned_article, doc, node, text, p)) is not None:
+        node, lines = found
+        text, method = "\n".join(lines), f"{METHOD}:sections"
     if (declared := _optional(_declared_choice, doc, text, results, p)) is not None:
         text = _completed(results[declared].text, results, declared, p)
         method, node = f"{METHOD}:{declared}", results[declared].node
@@ -1437,6 +1453,53 @@ def _landing_main(doc: Document, node: Any, text: str, p: Params) -> tuple[Any, 
     if nonspace_len("\n".join(_cleaned(text))) >= p.landing_max_share * whole:
         return None
     return (main, lines) if not _comments_chars(doc, main, node) else None
+
+
+def _sectioned_article(
+    doc: Document, node: Any, text: str, p: Params
+) -> tuple[Any, list[str]] | None:
+    """The page's one ``<article>`` and its lines when the chosen output is
+    one of the chapters it is divided into (see ``Params.sections_max_share``)."""
+    if p.sections_max_share <= 0 or node is None or declares_product(doc):
+        return None
+    chain = [node, *node.iterancestors()]
+    first = next((i for i, el in enumerate(chain) if el.tag == "section"), None)
+    if first is None or not _chapter(doc, chain[first]):
+        return None
+    top = first  # up the run of nested sections to the article's child
+    while top + 1 < len(chain) and chain[top + 1].tag == "section":
+        top += 1
+    article = chain[top + 1] if top + 1 < len(chain) else None
+    if article is None:
+        return None
+    if article.tag == "article":
+        if sum(1 for el in doc.body.iter("article") if el in doc.stats) != 1:
+            return None
+    elif article is not main_landmark(doc):
+        return None
+    if doc.stats[article].link_density >= p.landing_max_link_density:
+        return None
+    lines = text_lines(article)
+    whole = nonspace_len("\n".join(_cleaned("\n".join(lines))))
+    if nonspace_len("\n".join(_cleaned(text))) >= p.sections_max_share * whole:
+        return None
+    return (article, lines) if not _comments_chars(doc, article, node) else None
+
+
+def _chapter(doc: Document, section: Any) -> bool:
+    """A ``<section>`` that opens with a heading beside another such section:
+    one chapter of several (a page's header or paywall box is no chapter)."""
+    parent = section.getparent()
+    return _headed(doc, section) and any(
+        s is not section and s.tag == "section" and _headed(doc, s) for s in parent
+    )
+
+
+def _headed(doc: Document, el: Any) -> bool:
+    """Whether the first child holding text is a heading."""
+    stats = doc.stats
+    first = next((c for c in el if c in stats and stats[c].text_len), None)
+    return first is not None and first.tag in HEADING_TAGS
 
 
 def _attach_metadata(

@@ -1492,3 +1492,49 @@ def test_a_stream_of_teasers_of_the_pages_beside_this_one_leaves_the_text() -> N
     assert trimmed(_story_above_a_stream("elsewhere.example")) is None
     assert trimmed(_story_above_a_stream("news.example", inside=True)) is None
     assert trimmed(_story_above_a_stream("news.example"), teaser_stream_records=0) is None
+
+
+CHAPTERS = [
+    ("Installing", PARAS[0]),
+    ("Configuring", PARAS[1]),
+    ("Running", PARAS[2]),
+    ("Upgrading", PARAS[3]),
+]
+MANUAL = (
+    "<html lang='en'><head><title>Manual</title></head><body>"
+    f"<header><ul>{NAV}</ul></header><main><article><section><h1>The manual</h1>"
+    + "".join(
+        f"<section id='c{i}'><h2>{h}</h2><p>{t}</p></section>" for i, (h, t) in enumerate(CHAPTERS)
+    )
+    + f"</section></article></main><footer><ul>{NAV}</ul></footer></body></html>"
+)
+
+
+def test_one_chapter_of_a_sectioned_article_brings_the_whole_article() -> None:
+    from extractors.auto import _sectioned_article
+
+    def found(html: str, **overrides: float) -> list[str] | None:
+        doc = as_document(html)
+        chosen = doc.root.get_element_by_id("c1")
+        got = _sectioned_article(doc, chosen, PARAS[1], Params(**overrides))
+        return got[1] if got else None
+
+    lines = found(MANUAL)
+    assert lines is not None and all(h in lines and t in lines for h, t in CHAPTERS)
+    # Off; most of the article chosen already; chapters without headings (a
+    # story's header and paywall boxes); a second article; a declared
+    # product; comments in it: no change.
+    assert found(MANUAL, sections_max_share=0) is None
+    assert found(MANUAL, sections_max_share=0.2) is None
+    assert found(MANUAL.replace("<h2>", "<p>").replace("</h2>", "</p>")) is None
+    assert found(MANUAL.replace("</main>", "<article><p>Other</p></article></main>")) is None
+    product = "<head><meta property='og:type' content='product'>"
+    assert found(MANUAL.replace("<head>", product)) is None
+    comments = MANUAL.replace("id='c3'", "id='c3' class='comments'")
+    assert found(comments) is None
+    # Under the page's one <main> without an article: the main is the box.
+    bare = MANUAL.replace("<article>", "").replace("</article>", "")
+    assert found(bare) is not None
+    # Another box between the chapters and the article: not its parts.
+    boxed = MANUAL.replace("<article><section>", "<article><div><section>")
+    assert found(boxed.replace("</section></article>", "</section></div></article>")) is None
