@@ -284,10 +284,10 @@ class Params:
     # opening with a heading: a manual's or a reference page's) gets its
     # densest chapter taken by the methods. When the chosen node lies in
     # such a chapter, beside another, in a run of nested sections that are
-    # the parts of the page's one ``<article>``, the page declares no
-    # product, and the output is under
-    # ``sections_max_share`` of that article's text (both as cleaned later),
-    # the article's text is taken, unless it holds comment boxes or
+    # the parts of the page's one ``<article>`` (or its one ``<main>``), the
+    # page declares no product, and the output is under
+    # ``sections_max_share`` of that box's text (both as cleaned later), the
+    # box's text is taken, unless it holds comment boxes or
     # ``landing_max_link_density`` of its text in links. Not in a seed.
     # 0 turns it off.
     sections_max_share: float = 0.6
@@ -1458,8 +1458,9 @@ def _landing_main(doc: Document, node: Any, text: str, p: Params) -> tuple[Any, 
 def _sectioned_article(
     doc: Document, node: Any, text: str, p: Params
 ) -> tuple[Any, list[str]] | None:
-    """The page's one ``<article>`` and its lines when the chosen output is
-    one of the chapters it is divided into (see ``Params.sections_max_share``)."""
+    """The page's one ``<article>`` (or its one ``<main>``) and its lines
+    when the chosen output is one of the chapters it is divided into (see
+    ``Params.sections_max_share``)."""
     if p.sections_max_share <= 0 or node is None or declares_product(doc):
         return None
     chain = [node, *node.iterancestors()]

@@ -148,10 +148,12 @@ class Params:
     # "visually-hidden", "screen-reader-text": labels such as "Sale price",
     # "Vendor:" that are not shown on the page). Not in the seed.
     drop_screen_reader: bool = True
-    # Leave out records that are advertisements: the record, or a box in it
-    # holding at least half its text, is named as one by a whole part of its
-    # class or id ("adOrigin", "ad-slot", "sponsored") that most records do
-    # not carry. A feed's promoted cards share the template of its entries.
+    # Leave out records that are advertisements inserted among the entries:
+    # the record, or a box in it holding at least half its text, is named
+    # as one by a whole part of its class or id ("adOrigin", "ad-slot",
+    # "sponsored") that most records do not carry, and it is less like the
+    # entries inside than every unmarked record (a feed's promoted cards sit
+    # in its slots; a sponsored product drawn as the grid's products stays).
     # Not in the seed.
     drop_adverts: bool = True
     # A record written as a run of siblings (a title paragraph, then its
