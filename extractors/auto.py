@@ -1444,15 +1444,25 @@ def _landing_main(doc: Document, node: Any, text: str, p: Params) -> tuple[Any, 
         return None
     if any(el.tag == "article" for el in chain[: chain.index(main)]):
         return None  # the main holds an article: the page's content is the article
-    if doc.stats[main].link_density >= p.landing_max_link_density:
-        return None
     if declares_article(doc) or declares_product(doc) or declares_thread(doc):
         return None
-    lines = text_lines(main)
-    whole = nonspace_len("\n".join(_cleaned("\n".join(lines))))
-    if nonspace_len("\n".join(_cleaned(text))) >= p.landing_max_share * whole:
+    return _whole_box(doc, main, node, text, p.landing_max_share, p)
+
+
+def _whole_box(
+    doc: Document, box: Any, node: Any, text: str, max_share: float, p: Params
+) -> tuple[Any, list[str]] | None:
+    """``box`` and its lines when the chosen output (``text`` of ``node``) is
+    under ``max_share`` of its text (both as cleaned later), it has under
+    ``landing_max_link_density`` of its text in links and no comment box
+    beside the output."""
+    if doc.stats[box].link_density >= p.landing_max_link_density:
         return None
-    return (main, lines) if not _comments_chars(doc, main, node) else None
+    lines = text_lines(box)
+    whole = nonspace_len("\n".join(_cleaned("\n".join(lines))))
+    if nonspace_len("\n".join(_cleaned(text))) >= max_share * whole:
+        return None
+    return (box, lines) if not _comments_chars(doc, box, node) else None
 
 
 def _sectioned_article(
@@ -1478,13 +1488,7 @@ def _sectioned_article(
             return None
     elif article is not main_landmark(doc):
         return None
-    if doc.stats[article].link_density >= p.landing_max_link_density:
-        return None
-    lines = text_lines(article)
-    whole = nonspace_len("\n".join(_cleaned("\n".join(lines))))
-    if nonspace_len("\n".join(_cleaned(text))) >= p.sections_max_share * whole:
-        return None
-    return (article, lines) if not _comments_chars(doc, article, node) else None
+    return _whole_box(doc, article, node, text, p.sections_max_share, p)
 
 
 def _chapter(doc: Document, section: Any) -> bool:
