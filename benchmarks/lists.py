@@ -175,10 +175,12 @@ def match(records: Sequence[str], entries: Sequence[list[str]]) -> tuple[int, in
     return hit, hit + extra
 
 
-def score_page(page: datasets.Page, timeout: float) -> PageScore | None:
+def score_page(page: datasets.Page, timeout: float, main_only: bool = False) -> PageScore | None:
     """Extract and match one page; None when its truth has too few entries.
     An annotated page's entries are its records' headlines; a wcxb-dev
-    page's are its truth lines that are headlines."""
+    page's are its truth lines that are headlines. ``main_only``: the main
+    list's records alone (region 0: the seed's one best group), not the
+    page's other regions of records."""
     html = page_input(page)
     if "headlines" in page.truth:
         entries = [toks for h in page.truth["headlines"] if (toks := metrics.shingle_tokens(h))]
@@ -190,7 +192,8 @@ def score_page(page: datasets.Page, timeout: float) -> PageScore | None:
     got: list[list[Record]] = []
 
     def run(text: str, url: str | None) -> str:
-        got.append(listing.extract(text, url).records)
+        records = listing.extract(text, url).records
+        got.append([r for r in records if r.region == 0] if main_only else records)
         return ""
 
     _, _, status, _ = call_with_timeout(run, (html, page.url), timeout)

@@ -399,11 +399,13 @@ def _run(name: str, doc: Document, url: str | None, reference: Any) -> Result | 
     return doc.derived(("auto.voter", name, url), lambda: _call(name, doc, url, None))
 
 
-def _call(name: str, doc: Document, url: str | None, reference: Any) -> Result | None:
+def _call(
+    name: str, doc: Document, url: str | None, reference: Any, **params: Any
+) -> Result | None:
     from . import method_function
 
     kwargs: dict[str, Any] = {"reference": reference} if reference is not None else {}
-    kwargs.update(VOTER_PARAMS.get(name, {}))
+    kwargs.update(VOTER_PARAMS.get(name, {}), **params)
     try:
         return method_function(name)(doc, url, **kwargs)
     except Exception:  # one failing voter must not sink the page
@@ -1170,9 +1172,15 @@ def _list_route(
     the article consensus holds after all, or the page is an item of the
     list it shows."""
     found = _run("list", doc, url, None)
-    # Whether the page is a list is the main list's question; the page's
-    # other regions of records come along once it is.
-    listed = _main_list(found) if found is not None else None
+    # Whether the page is a list is the main list's question, the chosen
+    # group's records all (their sections' lists not told apart: an
+    # article's own box can be one of those sections); the page's other
+    # regions of records come along once it is.
+    if found is not None and any(r.region for r in found.records):
+        whole = _call("list", doc, url, None, section_regions=False)
+        listed = _main_list(whole) if whole is not None else None
+    else:
+        listed = found
     main = results[consensus[0]].node if consensus[0] else None
     if found is not None and listed is not None and listed.records:
         if _lists_itself(doc, url, listed.records, p):

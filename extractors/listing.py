@@ -185,6 +185,12 @@ class Params:
     # the tune half (0 / 0.5 / 0.8 / 0.95 equal); seen on an odd-id product
     # grid, whose swatch lists were split off as 353 records at 0.
     split_distinct: float = 0.8
+    # ...and sections whose entries are of different kinds (a portal's
+    # front: its news feed, a ranking, a column's headlines) give lists of
+    # their own: the first by the seed's rank is the main list, the others
+    # come after every region. False: all entries stay in the section
+    # group's region. Not in the seed.
+    section_regions: bool = True
     # Keep one record of each (text, link): copies are the same entry drawn
     # twice (cloned carousel slides, a copy for another screen size). Not in
     # the seed. On all 3,189 dataset pages auto changed on 10 list pages,
@@ -631,7 +637,15 @@ def _find_regions(doc: Document, params: Params) -> list[list[etree._Element]]:
     if params.drop_adverts:
         regions = [kept for region in regions if (kept := _without_adverts(doc, region))]
     if params.split_sections:
-        return [_split_sections(doc, region, params) for region in regions]
+        # A region of sections gives way to their entries: the main list
+        # keeps its place, other lists among them come after every region.
+        split = [_split_sections(doc, region, params) for region in regions]
+        if not params.section_regions:
+            order = doc.stats
+            return [
+                sorted(itertools.chain(*lists), key=lambda e: order[e].index) for lists in split
+            ]
+        return [lists[0] for lists in split] + [more for lists in split for more in lists[1:]]
     return regions
 
 
@@ -801,9 +815,14 @@ def _entry_run(doc: Document, record: etree._Element) -> list[etree._Element]:
 
 def _split_sections(
     doc: Document, records: list[etree._Element], params: Params
-) -> list[etree._Element]:
+) -> list[list[etree._Element]]:
     """Records that are sections of linked entries, replaced by their entries
-    (see ``Params.split_sections``); other records are kept as they are."""
+    (see ``Params.split_sections``); other records are kept as they are.
+    Sections whose entries are made alike (the entries' and their insides'
+    kinds of element) are one list: an index's letters. Sections of other
+    kinds are lists of their own (a portal's front: its news feed, a ranking,
+    a column's headlines), the first by the seed's rank of a group (entries
+    and text)."""
     stats = doc.stats
     runs = [_entry_run(doc, r) for r in records]
     text = sum(stats[r].text_len for r in records)
@@ -815,16 +834,27 @@ def _split_sections(
         or inner < params.split_sections * text
         or entries < params.min_records * len(records)
     ):
-        return records
+        return [records]
     # Entries of sections differ; options repeated in every card (colour
     # swatches, sizes) do not.
     distinct = len({_flat_text_of(doc, c) for run in runs for c in run}) / entries
     if distinct < params.split_distinct:
-        return records
-    out: list[etree._Element] = []
+        return [records]
+    lists: list[tuple[frozenset[tuple[str, str]], list[etree._Element]]] = []
     for record, run in zip(records, runs, strict=True):
-        out.extend(run or [record])
-    return out
+        found = run or [record]
+        kinds = _inner_kinds(found) | {_kind(e) for e in found}
+        alike = next((f for k, f in lists if _alike(k, kinds) >= params.same_list), None)
+        if alike is None:
+            lists.append((kinds, list(found)))
+        else:
+            alike.extend(found)
+    # By the seed's rank of a group: occurrences and text.
+    ranked = sorted(
+        (f for _, f in lists),
+        key=lambda f: -math.log1p(len(f)) * math.log1p(sum(stats[e].text_len for e in f)),
+    )
+    return ranked
 
 
 def _merge(

@@ -602,8 +602,42 @@ def test_sections_of_linked_entries_are_split_into_entries() -> None:
     result = extract(page, url="https://example.com/catalog/")
     assert [r.text for r in result.records][:4] == ["Anchors", "Adapters", "Axles", "Bolts"]
     assert len(result.records) == 13
+    assert {r.region for r in result.records} == {0}  # one index, one list
     assert result.records[0].url == "https://example.com/c/anchors"
     assert len(extract(page, split_sections=0).records) == 4
+
+
+def test_sections_of_different_lists_are_regions_of_their_own() -> None:
+    # A portal's front: modules under headings, each a list of its own kind
+    # (the news feed with times, a ranking, columns, videos, topics).
+    kinds = {
+        "News": "<a class='feed' href='/n/{i}'><span>Story {i} of the day about the"
+        " markets</span><span class='time'>04-2{i} 07:3{i}</span></a>",
+        "Ranking": "<a class='rank' href='/r/{i}'><em>{i}</em>Most read story number {i}</a>",
+        "Columns": "<p class='col'><a href='/c/{i}'>Column {i} by a writer</a></p>",
+        "Videos": "<li class='video'><a href='/v/{i}'>Video {i} of the week</a></li>",
+        "Topics": "<span class='topic'><a href='/t/{i}'>Topic {i} in focus today</a></span>",
+    }
+    sizes = {"News": 8, "Ranking": 6, "Columns": 5, "Videos": 5, "Topics": 4}
+    modules = "".join(
+        f"<div class='module'><h3>{name}</h3><div>"
+        + "".join(entry.format(i=i) for i in range(sizes[name]))
+        + "</div></div>"
+        for name, entry in kinds.items()
+    )
+    page = _page(MENU + f"<div id='front'>{modules}</div>")
+    result = extract(page, url="https://example.com/")
+    by_region: dict[int, list[str]] = {}
+    for r in result.records:
+        by_region.setdefault(r.region, []).append(r.text)
+    assert len(by_region[0]) == 8 and all(t.startswith("Story") for t in by_region[0])
+    assert sorted(len(texts) for region, texts in by_region.items() if region) == [4, 5, 5, 6]
+    # Off: the entries of all modules in one region, in page order; without
+    # the split the modules themselves are the records.
+    whole = extract(page, section_regions=False).records
+    assert len(whole) == 28 and {r.region for r in whole} == {0}
+    assert [r.text for r in whole] == [r.text for r in result.records]
+    assert len(extract(page, split_sections=0).records) == 5
 
 
 def test_options_repeated_in_every_card_are_no_sections() -> None:
