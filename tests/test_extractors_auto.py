@@ -380,8 +380,12 @@ def test_page_controls_and_contact_lines_are_boilerplate() -> None:
         "Commented Mar 5, 2019 at 14:02",
         "未经授权，不得转载。",
         "未經本網許可，請勿轉載",
+        "Watch Next",
+        "Latest Videos",
+        "The biggest stories of the day delivered to your inbox.",
     ):
         assert is_boilerplate(line), line
+    assert not is_boilerplate("The parcel was delivered to her door before noon.")
     assert not is_boilerplate("船长未经许可，擅自使游轮偏离既定航线，导致触礁搁浅。")
     assert not is_boilerplate("他在电话里说，这件事情要等到明年才能有结果。")
     assert not is_boilerplate("Copy the file to the server and close the session.")
