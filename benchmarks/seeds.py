@@ -25,11 +25,10 @@ The seeds (``../shared/seeds``) report:
   (the seed returns the records of its one best group; sitesift's further
   regions of records are scored by :mod:`benchmarks.lists`), and wcxb-dev's
   shop and directory lists, whose truth is often not the records); article
-  pages precision
-  and recall above boilerpipe's. Its P = correct pages / pages, R = fully
-  extracted pages / correct pages, judged by a text Hamming distance whose
-  scale the seed does not give; we judge with LCS character F1 instead:
-  correct at >= 0.8, fully extracted at >= 0.95.
+  pages precision and recall above boilerpipe's. Its P = correct pages /
+  pages, R = fully extracted pages / correct pages, judged by a text Hamming
+  distance whose scale the seed does not give; we judge with LCS character
+  F1 instead: correct at >= 0.8, fully extracted at >= 0.95.
 - jusText (Chinese adaptation) and boilerpipe (source walk-through) publish
   no figure; their bar is the original tool on the same pages (jusText from
   PyPI without a Chinese stoplist, which the seed says fails on Chinese;

@@ -641,9 +641,9 @@ def _find_regions(doc: Document, params: Params) -> list[list[etree._Element]]:
         # keeps its place, other lists among them come after every region.
         split = [_split_sections(doc, region, params) for region in regions]
         if not params.section_regions:
-            order = doc.stats
+            stats = doc.stats
             return [
-                sorted(itertools.chain(*lists), key=lambda e: order[e].index) for lists in split
+                sorted(itertools.chain(*lists), key=lambda e: stats[e].index) for lists in split
             ]
         return [lists[0] for lists in split] + [more for lists in split for more in lists[1:]]
     return regions
