@@ -49,7 +49,7 @@ import itertools
 import math
 import re
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any
 
@@ -592,11 +592,26 @@ def find_regions(doc: Document, params: Params | None = None) -> list[list[etree
     :func:`find_records`) first, then the others (``Params.more_regions``)
     by score; empty if the page has no list."""
     params = params or Params()
-    regions = doc.derived(("records", params), lambda: _find_regions(doc, params))
-    return [list(region) for region in regions]
+    # Each region as the lists its sections split into: both layouts of
+    # ``section_regions`` come from one search.
+    searched = replace(params, section_regions=True)
+    split = doc.derived(("records", searched), lambda: _find_regions(doc, searched))
+    if params.section_regions:
+        # The main list keeps its place; other lists of a region's sections
+        # come after every region.
+        return [list(lists[0]) for lists in split] + [
+            list(more) for lists in split for more in lists[1:]
+        ]
+    stats = doc.stats
+    return [
+        list(lists[0])
+        if len(lists) == 1
+        else sorted(itertools.chain(*lists), key=lambda e: stats[e].index)
+        for lists in split
+    ]
 
 
-def _find_regions(doc: Document, params: Params) -> list[list[etree._Element]]:
+def _find_regions(doc: Document, params: Params) -> list[list[list[etree._Element]]]:
     all_groups = collect_groups(doc, params)
     by_template: dict[tuple[Any, ...], list[_Group]] = {}
     for g in all_groups:
@@ -636,17 +651,9 @@ def _find_regions(doc: Document, params: Params) -> list[list[etree._Element]]:
         regions += _more_regions(doc, best, scored, params)
     if params.drop_adverts:
         regions = [kept for region in regions if (kept := _without_adverts(doc, region))]
-    if params.split_sections:
-        # A region of sections gives way to their entries: the main list
-        # keeps its place, other lists among them come after every region.
-        split = [_split_sections(doc, region, params) for region in regions]
-        if not params.section_regions:
-            stats = doc.stats
-            return [
-                sorted(itertools.chain(*lists), key=lambda e: stats[e].index) for lists in split
-            ]
-        return [lists[0] for lists in split] + [more for lists in split for more in lists[1:]]
-    return regions
+    if params.split_sections:  # a region of sections gives way to their entries
+        return [_split_sections(doc, region, params) for region in regions]
+    return [[region] for region in regions]
 
 
 # Class/id parts naming an advertisement (whole parts: "adOrigin" is

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
+from typing import Any
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -1237,14 +1238,19 @@ LANDING = (
 )
 
 
+def _whole_box_lines(rule: Any, html: str, chosen: str, text: str, **overrides: float) -> Any:
+    """The lines a whole-box rule of auto takes when the element of id
+    ``chosen`` gave ``text``, or None."""
+    doc = as_document(html)
+    got = rule(doc, doc.root.get_element_by_id(chosen), text, Params(**overrides))
+    return got[1] if got else None
+
+
 def test_one_section_of_a_landing_page_brings_the_whole_main() -> None:
     from extractors.auto import _landing_main
 
     def found(html: str, **overrides: float) -> list[str] | None:
-        doc = as_document(html)
-        hero = doc.root.get_element_by_id("hero")
-        got = _landing_main(doc, hero, "\n".join(PARAS[:2]), Params(**overrides))
-        return got[1] if got else None
+        return _whole_box_lines(_landing_main, html, "hero", "\n".join(PARAS[:2]), **overrides)
 
     lines = found(LANDING)
     assert lines is not None and PARAS[0] in lines
@@ -1518,10 +1524,7 @@ def test_one_chapter_of_a_sectioned_article_brings_the_whole_article() -> None:
     from extractors.auto import _sectioned_article
 
     def found(html: str, **overrides: float) -> list[str] | None:
-        doc = as_document(html)
-        chosen = doc.root.get_element_by_id("c1")
-        got = _sectioned_article(doc, chosen, PARAS[1], Params(**overrides))
-        return got[1] if got else None
+        return _whole_box_lines(_sectioned_article, html, "c1", PARAS[1], **overrides)
 
     lines = found(MANUAL)
     assert lines is not None and all(h in lines and t in lines for h, t in CHAPTERS)
