@@ -91,6 +91,26 @@ _BREADCRUMB = re.compile(
     r"[^»>›→/|]*\1",
     re.I,
 )
+# A note on the story's publication ("This article was published on
+# example.com at 15.53 GMT on ... 2011", "This story originally appeared in
+# The Atlantic"): about the article, not of it, however long. Prose telling
+# where a story ran ("This story was published on the front page and ...")
+# names no year and no first or original publication.
+_PUBLICATION_NOTICE = re.compile(
+    r"^\W{0,3}this (?:article|story|post|piece|column|report|essay)"
+    r"(?: was| is| has been)?(?P<first> first| originally)? (?:published|posted|appeared)"
+    r" (?:on|in|by|at)\b",
+    re.I,
+)
+# A line of the story's time stamps, labelled and set apart by bars ("First
+# posted: Thursday, January 12, 2012 04:18 AM EST | Updated: ...",
+# "Posted: 01/10/2012 6:32 PM | Comments: 0 | Last Modified: ..."): every
+# part a labelled stamp or count, or a date (a wire's name before it).
+_STAMP_FIELD = re.compile(
+    r"^\s*(?:first posted|posted|published|updated|last updated|modified|last modified|comments?)"
+    r"\s*:\s*\S",
+    re.I,
+)
 _DATE_ONLY = re.compile(
     r"^[\W_]*(?:\d{1,4}[-/.年月日:：时分\s]*){2,7}[\W_]*$|"
     r"^[\W_]*(?:(?:published|updated|posted|发布时间|发表时间|更新时间|时间|日期)[\W_]*)?"
@@ -395,9 +415,13 @@ def _chars(line: str) -> int:
 
 def is_boilerplate(line: str) -> bool:
     """Whether a line is generic page furniture, not article text: a short
-    one by any rule below; a copyright notice or a breadcrumb trail at any
-    length."""
+    one by any rule below; a copyright notice, a breadcrumb trail, a note
+    on the story's publication or a line of its time stamps at any length."""
     if _COPYRIGHT_NOTICE.match(line) or _BREADCRUMB.match(line):
+        return True
+    if (m := _PUBLICATION_NOTICE.match(line)) and (m["first"] or _HAS_DATE.search(line)):
+        return True
+    if _is_stamp_fields(line):
         return True
     if _chars(line) > MAX_BOILERPLATE_CHARS:
         return False
@@ -419,6 +443,15 @@ def is_boilerplate(line: str) -> bool:
     if _CREDIT_EUROPEAN.search(stripped):
         return True
     return bool(_chars(line) <= 40 and _HAS_DATE.search(line) and _DATE_ONLY.match(line))
+
+
+def _is_stamp_fields(line: str) -> bool:
+    parts = line.split("|")
+    return (
+        len(parts) >= 2
+        and any(_STAMP_FIELD.match(part) and _HAS_DATE.search(part) for part in parts)
+        and all(_STAMP_FIELD.match(part) or _HAS_DATE.search(part) for part in parts)
+    )
 
 
 def _is_timestamp(line: str) -> bool:

@@ -421,6 +421,39 @@ def test_a_copyright_notice_is_boilerplate_however_long() -> None:
     )
 
 
+def test_a_publication_note_and_a_stamp_line_are_boilerplate_however_long() -> None:
+    from extractors.boilerplate import MAX_BOILERPLATE_CHARS, is_boilerplate
+
+    note = (
+        "This article was published on example.com at 15.53 GMT on Wednesday 14 December "
+        "2011. A version appeared on p12 of the Main section of the Daily on Thursday."
+    )
+    stamps = (
+        "First posted: Thursday, January 12, 2012 04:18 AM EST | "
+        "Updated: Thursday, January 12, 2012 04:22 AM EST"
+    )
+    assert len(note) > MAX_BOILERPLATE_CHARS and len(stamps) > 100
+    for line in (
+        note,
+        stamps,
+        "This story originally appeared in The Atlantic.",
+        "This article was originally published on a partner site and is republished here.",
+        "Posted: 01/10/2012 6:32 PM | Comments: 0 (including replies) | Last Modified: 01/10/2012",
+        "A Wire Service Jan 16, 2012 – 12:00 PM ET | Last Updated: Jan 16, 2012 8:42 PM ET",
+    ):
+        assert is_boilerplate(line), line
+    # Prose about a publication, and a data row of dates, are text.
+    for line in (
+        "This article's findings were published in Nature on Monday, and the authors say "
+        "the trial will now be repeated in three more countries before any approval.",
+        "This story was published on the front page and read by millions of people who had "
+        "never heard of the town before that week.",
+        "2012 | 2013 | 2014",
+        "Comments: 12 | Jane Roe | Rating: 4 of 5",
+    ):
+        assert not is_boilerplate(line), line
+
+
 def test_a_table_of_contents_header_a_lone_by_and_a_share_count_are_boilerplate() -> None:
     from extractors.boilerplate import is_boilerplate
 
