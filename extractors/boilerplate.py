@@ -91,15 +91,26 @@ _BREADCRUMB = re.compile(
     r"[^»>›→/|]*\1",
     re.I,
 )
-# A note on the story's publication ("This article was published on
-# example.com at 15.53 GMT on ... 2011", "This story originally appeared in
-# The Atlantic"): about the article, not of it, however long. Prose telling
-# where a story ran ("This story was published on the front page and ...")
-# names no year and no first or original publication.
+# Notes about the story, not of it, however long:
+# - on its publication ("This article was published on example.com at 15.53
+#   GMT on ... 2011", "This story originally appeared in The Atlantic",
+#   "This page was last modified on Dec 5, 2025"); prose telling where a
+#   story ran ("This story was published on the front page and ...") names
+#   no year and no first or original publication;
+# - a wire's note on what a new version changed, a line of its own in
+#   brackets ("(Updates with comments from the minister in fourth paragraph.)");
+# - a disclaimer of the links' content ("... is not responsible for the
+#   content of external links").
 _PUBLICATION_NOTICE = re.compile(
-    r"^\W{0,3}this (?:article|story|post|piece|column|report|essay)"
-    r"(?: was| is| has been)?(?P<first> first| originally)? (?:published|posted|appeared)"
-    r" (?:on|in|by|at)\b",
+    r"^\W{0,3}this (?:article|story|post|entry|page|piece|column|report|essay)"
+    r"(?: was| is| has been)?(?: last)?(?P<first> first| originally)?"
+    r" (?:published|posted|appeared|updated|modified)\b",
+    re.I,
+)
+_STORY_NOTE = re.compile(
+    r"^\s*\(\s*(?:updates|adds|recasts|corrects|rewrites)\b[^()]*\)\s*$|"
+    r"\bnot responsible for the content of (?:external|other|linked|third[- ]party)"
+    r" (?:links|sites|websites|internet sites|pages)\b",
     re.I,
 )
 # A line of the story's time stamps, labelled and set apart by bars ("First
@@ -416,12 +427,12 @@ def _chars(line: str) -> int:
 def is_boilerplate(line: str) -> bool:
     """Whether a line is generic page furniture, not article text: a short
     one by any rule below; a copyright notice, a breadcrumb trail, a note
-    on the story's publication or a line of its time stamps at any length."""
+    about the story or a line of its time stamps at any length."""
     if _COPYRIGHT_NOTICE.match(line) or _BREADCRUMB.match(line):
         return True
     if (m := _PUBLICATION_NOTICE.match(line)) and (m["first"] or _HAS_DATE.search(line)):
         return True
-    if _is_stamp_fields(line):
+    if _STORY_NOTE.search(line) or _is_stamp_fields(line):
         return True
     if _chars(line) > MAX_BOILERPLATE_CHARS:
         return False

@@ -421,7 +421,7 @@ def test_a_copyright_notice_is_boilerplate_however_long() -> None:
     )
 
 
-def test_a_publication_note_and_a_stamp_line_are_boilerplate_however_long() -> None:
+def test_notes_about_the_story_and_a_stamp_line_are_boilerplate_however_long() -> None:
     from extractors.boilerplate import MAX_BOILERPLATE_CHARS, is_boilerplate
 
     note = (
@@ -440,6 +440,11 @@ def test_a_publication_note_and_a_stamp_line_are_boilerplate_however_long() -> N
         "This article was originally published on a partner site and is republished here.",
         "Posted: 01/10/2012 6:32 PM | Comments: 0 (including replies) | Last Modified: 01/10/2012",
         "A Wire Service Jan 16, 2012 – 12:00 PM ET | Last Updated: Jan 16, 2012 8:42 PM ET",
+        "This page was last modified on Dec 5, 2025 by its contributors.",
+        "This entry was posted on Monday, January 9th, 2012 at 4:05 pm.",
+        "(Updates with comments from the minister in fourth paragraph.)",
+        "(Note: The Daily does not endorse and is not responsible for the content of "
+        "external links.)",
     ):
         assert is_boilerplate(line), line
     # Prose about a publication, and a data row of dates, are text.
@@ -449,6 +454,8 @@ def test_a_publication_note_and_a_stamp_line_are_boilerplate_however_long() -> N
         "This story was published on the front page and read by millions of people who had "
         "never heard of the town before that week.",
         "2012 | 2013 | 2014",
+        "This page was updated by volunteers who spent their weekends fixing the archive.",
+        "(add the blue model to your cart)",
         "Comments: 12 | Jane Roe | Rating: 4 of 5",
     ):
         assert not is_boilerplate(line), line
