@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 import threading
+import unicodedata
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from functools import cached_property
@@ -657,7 +658,7 @@ def parse_html(text: str) -> etree._Element:
         root = None
     if root is None:
         root = html.document_fromstring("<html><body></body></html>")
-    _scrub_xml_invalid(root)
+    _scrub_characters(root)
     return root
 
 
@@ -702,27 +703,40 @@ def _close_title(text: str) -> str:
 # references such as ``&#1;`` still put them into the parsed tree, and any
 # later edit of that text (``drop_tree`` joining a tail) would then raise.
 _XML_INVALID = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+# Addresses keep their characters as written (a link is followed as given).
+_ADDRESS_ATTRIBUTES = frozenset({"href", "src", "srcset", "action", "data-src"})
 
 
-def _scrub_xml_invalid(root: etree._Element) -> None:
-    """Drop XML-invalid characters from every text, tail and attribute value."""
+def _scrub_characters(root: etree._Element) -> None:
+    """Drop XML-invalid characters from every text, tail and attribute
+    value, and compose them (Unicode NFC): canonically equivalent text is
+    then one string (a decomposed "é", Bengali's য় written as য plus a
+    nukta), as readers, search and duplicate checks expect it."""
     search, sub = _XML_INVALID.search, _XML_INVALID.sub
-    # Nearly every page has none: one search over its texts and one over its
-    # attribute values, which lxml lists in C (the parser already dropped
+    # Nearly every page needs neither: one check over its texts and one over
+    # its attribute values, which lxml lists in C (the parser already dropped
     # comments and PIs; a union of the two paths would sort, and is slower).
     texts = "".join(root.xpath("//text()", smart_strings=False))
     values = "".join(root.xpath("//@*", smart_strings=False))
-    if not search(texts) and not search(values):
+    invalid = bool(search(texts) or search(values))
+    composed = unicodedata.is_normalized("NFC", texts) and unicodedata.is_normalized("NFC", values)
+    if not invalid and composed:
         return
+
+    def scrub(text: str) -> str:
+        if invalid:
+            text = sub("", text)
+        return text if composed else unicodedata.normalize("NFC", text)
+
     for el in root.iter():
-        if el.text and search(el.text):
-            el.text = sub("", el.text)
-        if el.tail and search(el.tail):
-            el.tail = sub("", el.tail)
+        if el.text:
+            el.text = scrub(el.text)
+        if el.tail:
+            el.tail = scrub(el.tail)
         if isinstance(el.tag, str):
             for key, value in el.attrib.items():
-                if search(value):
-                    el.set(key, sub("", value))
+                if key not in _ADDRESS_ATTRIBUTES and (fixed := scrub(value)) != value:
+                    el.set(key, fixed)
 
 
 _parsers = threading.local()

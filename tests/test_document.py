@@ -506,3 +506,22 @@ def test_a_page_saved_with_a_modal_open_keeps_what_the_modal_covers() -> None:
     )
     text = " ".join(as_document(f"<html><body>{page}</body></html>").body.itertext())
     assert "Council approves" in text and "decorative stars" not in text
+
+
+def test_text_is_composed_and_addresses_are_kept_as_written() -> None:
+    # A decomposed "é" (e + combining acute, raw or as a character
+    # reference) is one character in the tree, the meta it declares and the
+    # extracted text: what a reader sees as equal is one string.
+    story = "The café on the corner reopened this week after a long renovation. " * 4
+    decomposed = story.replace("é", "e\u0301")
+    page = (
+        '<html><head><meta property="og:title" content="Caf' + "e\u0301" + ' reopens"></head>'
+        f"<body><p>{decomposed}</p><p>Cafe&#x301; owners said so."
+        "<a href='/caf" + "e\u0301" + "'>more</a></p></body></html>"
+    )
+    doc = as_document(page)
+    text = " ".join(doc.body.itertext())
+    assert "\u0301" not in text and "café on the corner" in text and "Café owners" in text
+    assert doc.meta["og:title"] == "Café reopens"
+    assert doc.body.find(".//a").get("href") == "/cafe\u0301"  # a link is followed as given
+    assert "café on the corner" in extract(page).text
