@@ -52,6 +52,7 @@ from .classify import (
     declares_article,
     declares_product,
     declares_thread,
+    names_a_post,
     page_url,
     sibling_url,
     url_shape,
@@ -1247,9 +1248,13 @@ def _route(
     chosen, agreement = _choose_article(doc, results, consensus, cls, p)
     article_text = results[chosen].text if chosen else ""
     thread = declares_thread(doc)
+    # A dated post's permalink names one entry: its lists of links stand
+    # beside it, unless the DOM model is sure of a list.
+    post = names_a_post(url or page_url(doc)) and cls.list_probability < p.list_sure_probability
     if (
         cls.page_type is PageType.LIST
         and not thread
+        and not post
         and (
             listed := _optional(
                 _list_route,
@@ -1268,7 +1273,7 @@ def _route(
     # Two or more like teasers are a list whatever the DOM model says (the
     # last page of a paginated list); one is, when the model says so.
     main = results[consensus[0]].node if consensus[0] else None
-    if cls.page_type is PageType.ARTICLE and p.teaser_list_entries and not thread:
+    if cls.page_type is PageType.ARTICLE and p.teaser_list_entries and not thread and not post:
         least = 1 if p.teaser_alone_when_paged and in_series(doc) else p.teaser_list_entries
         if listed := _optional(_teaser_list, doc, url, main, cls, least, p):
             return listed

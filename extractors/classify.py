@@ -304,6 +304,35 @@ def sibling_url(link: str, own: str) -> bool:
     )
 
 
+# A dated post's permalink: a year (and month, day) in the path, then the
+# post's slug ("/2020/01/23/a-day-in-the-park/", "/2013/06/some_title.html");
+# WordPress's plain permalink is "/?p=<id>". An archive of a year or month
+# ("/2020/01/") has no slug after the date and is a list.
+_DATED_POST = re.compile(
+    r"/(?:19|20)\d\d/(?:(?:0?[1-9]|1[0-2])/(?:(?:0?[1-9]|[12]\d|3[01])/)?)?"
+    r"[^/]*[a-z][^/]*[-_][^/]+/?$",
+    re.I,
+)
+
+
+def names_a_post(url: str | None) -> bool:
+    """Whether a URL is a dated post's permalink (see ``_DATED_POST``): the
+    page is one entry of a blog or a news site, however many lists of links
+    stand around it. No list page of the labelled sets has such a URL."""
+    if not url:
+        return False
+    try:
+        parts = urlsplit(url.strip())
+    except ValueError:
+        return False
+    if _DATED_POST.search(parts.path):
+        return True
+    return (
+        parts.path in ("", "/", "/index.php")
+        and dict(parse_qsl(parts.query)).get("p", "").isdigit()
+    )
+
+
 def _opaque_id(segment: str) -> bool:
     """Whether a URL segment is an opaque id (see ``_OPAQUE_ID``)."""
     if not _OPAQUE_ID.fullmatch(segment):

@@ -958,6 +958,45 @@ def test_a_section_whose_methods_agree_on_its_one_line_description_is_a_list() -
     assert off.page_type is PageType.ARTICLE and off.text.startswith("Stay up to date")
 
 
+def test_a_dated_post_is_an_article_whatever_lists_stand_beside_it() -> None:
+    """The section page above and a paginated list's last page are lists at
+    their own URLs; at a dated post's permalink the same markup is one
+    entry of a blog or a news site, and stays an article."""
+    from extractors.classify import names_a_post
+
+    for url in (
+        "https://example.com/2024/05/03/vehicle-rental-news-roundup/",
+        "https://example.com/2013/06/some_title.html",
+        "https://blog.example.com/?p=3289",
+    ):
+        assert names_a_post(url), url
+    for url in (
+        "https://example.com/2024/05/",  # a month's archive: a list
+        "https://example.com/topics/vehicle-rental/",
+        "https://news.example.cn/2012/0112/123456.shtml",  # no slug: unsure
+        None,
+    ):
+        assert not names_a_post(url), url
+    stories = "".join(
+        f'<li class="story"><h3><a href="/story/{i}-headline-of-the-day/">{ITEMS[i]}</a></h3></li>'
+        for i in range(6)
+    )
+    page = f"""<html><head><title>Vehicle rental - The Ledger</title></head><body>
+<ul class="menu">{NAV}</ul><div class="head"><h1>Vehicle rental</h1><div class="desc">
+<p>Stay up to date with our vehicle rental coverage.</p></div></div>
+<ul class="stories">{stories}</ul></body></html>"""
+    assert extract(page, url="https://example.com/topics/vehicle-rental/").page_type is (
+        PageType.LIST
+    )
+    post = extract(page, url="https://example.com/2024/05/03/vehicle-rental-news-roundup/")
+    assert post.page_type is PageType.ARTICLE and post.text.startswith("Stay up to date")
+    assert extract(_last_page(1), url="https://example.com/news/page/3/").page_type is (
+        PageType.LIST
+    )
+    teaser = extract(_last_page(1), url="https://example.com/2024/05/01/council-votes-today/")
+    assert teaser.page_type is PageType.ARTICLE
+
+
 def test_a_headline_list_under_its_heading_is_a_list() -> None:
     """SCEDD's consensus starts at the heading above the list, so its node
     is the heading, outside the list: the list is still the main content,
