@@ -457,6 +457,7 @@ def is_boilerplate(line: str) -> bool:
 
 
 def _is_stamp_fields(line: str) -> bool:
+    """Whether a line is the story's time stamps (see ``_STAMP_FIELD``)."""
     parts = line.split("|")
     return (
         len(parts) >= 2

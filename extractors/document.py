@@ -709,9 +709,10 @@ _ADDRESS_ATTRIBUTES = frozenset({"href", "src", "srcset", "action", "data-src"})
 
 def _scrub_characters(root: etree._Element) -> None:
     """Drop XML-invalid characters from every text, tail and attribute
-    value, and compose them (Unicode NFC): canonically equivalent text is
-    then one string (a decomposed "é", Bengali's য় written as য plus a
-    nukta), as readers, search and duplicate checks expect it."""
+    value, and compose texts and values (Unicode NFC; addresses aside):
+    canonically equivalent text is then one string (a decomposed "é" and a
+    composed one; Bengali's য় as one code point or as য plus a nukta), as
+    readers, search and duplicate checks expect it."""
     search, sub = _XML_INVALID.search, _XML_INVALID.sub
     # Nearly every page needs neither: one check over its texts and one over
     # its attribute values, which lxml lists in C (the parser already dropped
@@ -723,10 +724,10 @@ def _scrub_characters(root: etree._Element) -> None:
     if not invalid and composed:
         return
 
-    def scrub(text: str) -> str:
+    def scrub(text: str, compose: bool = True) -> str:
         if invalid:
             text = sub("", text)
-        return text if composed else unicodedata.normalize("NFC", text)
+        return text if composed or not compose else unicodedata.normalize("NFC", text)
 
     for el in root.iter():
         if el.text:
@@ -735,7 +736,7 @@ def _scrub_characters(root: etree._Element) -> None:
             el.tail = scrub(el.tail)
         if isinstance(el.tag, str):
             for key, value in el.attrib.items():
-                if key not in _ADDRESS_ATTRIBUTES and (fixed := scrub(value)) != value:
+                if (fixed := scrub(value, key not in _ADDRESS_ATTRIBUTES)) != value:
                     el.set(key, fixed)
 
 

@@ -525,3 +525,6 @@ def test_text_is_composed_and_addresses_are_kept_as_written() -> None:
     assert doc.meta["og:title"] == "Café reopens"
     assert doc.body.find(".//a").get("href") == "/cafe\u0301"  # a link is followed as given
     assert "café on the corner" in extract(page).text
+    # An XML-invalid character is dropped from an address too.
+    doc = as_document("<html><body><p>Text of the page.<a href='/a&#1;b'>x</a></p></body></html>")
+    assert doc.body.find(".//a").get("href") == "/ab"
