@@ -940,17 +940,22 @@ def test_a_list_the_dom_model_is_sure_of_needs_no_disagreement() -> None:
     assert extract(_shop_category(8), url=url).page_type is PageType.LIST
 
 
-def test_a_section_whose_methods_agree_on_its_one_line_description_is_a_list() -> None:
-    """Every article method takes the section's one-line description; six
-    linked headlines hold many times its text: the page lists them."""
+def _section_page() -> str:
+    """A section's page: a one-line description above six linked headlines."""
     stories = "".join(
         f'<li class="story"><h3><a href="/story/{i}-headline-of-the-day/">{ITEMS[i]}</a></h3></li>'
         for i in range(6)
     )
-    page = f"""<html><head><title>Vehicle rental - The Ledger</title></head><body>
+    return f"""<html><head><title>Vehicle rental - The Ledger</title></head><body>
 <ul class="menu">{NAV}</ul><div class="head"><h1>Vehicle rental</h1><div class="desc">
 <p>Stay up to date with our vehicle rental coverage.</p></div></div>
 <ul class="stories">{stories}</ul></body></html>"""
+
+
+def test_a_section_whose_methods_agree_on_its_one_line_description_is_a_list() -> None:
+    """Every article method takes the section's one-line description; six
+    linked headlines hold many times its text: the page lists them."""
+    page = _section_page()
     url = "https://example.com/topics/vehicle-rental/"
     result = extract(page, url=url)
     assert result.page_type is PageType.LIST and len(result.records) == 6
@@ -977,14 +982,7 @@ def test_a_dated_post_is_an_article_whatever_lists_stand_beside_it() -> None:
         None,
     ):
         assert not names_a_post(url), url
-    stories = "".join(
-        f'<li class="story"><h3><a href="/story/{i}-headline-of-the-day/">{ITEMS[i]}</a></h3></li>'
-        for i in range(6)
-    )
-    page = f"""<html><head><title>Vehicle rental - The Ledger</title></head><body>
-<ul class="menu">{NAV}</ul><div class="head"><h1>Vehicle rental</h1><div class="desc">
-<p>Stay up to date with our vehicle rental coverage.</p></div></div>
-<ul class="stories">{stories}</ul></body></html>"""
+    page = _section_page()
     assert extract(page, url="https://example.com/topics/vehicle-rental/").page_type is (
         PageType.LIST
     )
