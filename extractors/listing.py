@@ -857,11 +857,10 @@ def _split_sections(
         else:
             alike.extend(found)
     # By the seed's rank of a group: occurrences and text.
-    ranked = sorted(
+    return sorted(
         (f for _, f in lists),
         key=lambda f: -math.log1p(len(f)) * math.log1p(sum(stats[e].text_len for e in f)),
     )
-    return ranked
 
 
 def _merge(
