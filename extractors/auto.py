@@ -918,8 +918,9 @@ def _completed(text: str, results: dict[str, Result], name: str, p: Params) -> s
 
 # A box named for readers' comments as a word of its own ("comments",
 # "comment-list", "disqus_thread"; not "reply", a forum's post, or a docs
-# section "receive-and-reply").
-_COMMENTS_NAME = re.compile(r"(?<![a-z])(?i:comments?|disqus|respond)(?![a-z])")
+# section "receive-and-reply"), or for users' reviews ("reviews",
+# "pdp-reviews_container"; not "review", a critic's review is the story).
+_COMMENTS_NAME = re.compile(r"(?<![a-z])(?i:comments?|disqus|respond|reviews)(?![a-z])")
 
 
 def _comments_chars(doc: Document, node: Any, chosen: Any) -> int:

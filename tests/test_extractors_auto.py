@@ -164,6 +164,9 @@ def test_readers_comments_in_a_comments_box_below_the_story_are_cut() -> None:
     # A box not named for comments, or comments outweighing what stays (a
     # forum's replies), are left as they are.
     assert extract(_story_with_comments("talk", _COMMENTS)).lines == with_comments
+    # Users' reviews are comments; a box named "review" (one critic's) is not.
+    assert extract(_story_with_comments("pdp-reviews_list", _COMMENTS)).lines == PARAS
+    assert extract(_story_with_comments("review", _COMMENTS)).lines == with_comments
     replies = [f"Reply {i}: {c}" for i, c in enumerate(_COMMENTS * 2)]
     assert extract(_story_with_comments("comments", replies)).lines == PARAS + replies
 
