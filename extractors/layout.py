@@ -25,7 +25,7 @@ from typing import Any
 
 from lxml import etree
 
-from .document import Document, as_document, text_lines
+from .document import BLOCK_TAGS, Document, as_document, text_lines
 from .result import PageType, Result
 
 log = logging.getLogger(__name__)
@@ -329,18 +329,29 @@ def _link_rule_nodes(
     Rule 1 divides the text of the node's own link children by the node's
     text, as the seed words it: links deeper down are judged at their own
     parents, so a page wrapper with one stray link is not taken for a menu.
-    A dropped node's text no longer counts for its ancestors.
+    A dropped node's text no longer counts for its ancestors. An inline
+    wrapper in a sentence of a prose block is part of that sentence, not
+    judged alone (:func:`_in_sentence`, :func:`_in_prose`).
     """
     live = {el: list(c) for el, c in counts.items()}
     own_links: dict[Element, int] = {}
+    block_links: dict[Element, int] = {}
     for link in body.iter("a"):
         parent = link.getparent()
         if link in live and link.get("href") is not None and parent is not body:
             own_links[parent] = own_links.get(parent, 0) + live[link][0]
+            block = _block_of(link)
+            block_links[block] = block_links.get(block, 0) + live[link][0]
     dropped: set[Element] = set()
     for parent in reversed(own_links):  # document order reversed: children first
         text, _, plain = live[parent]
         if not text:
+            continue
+        if (
+            parent.tag not in BLOCK_TAGS
+            and _in_sentence(parent)
+            and _in_prose(_block_of(parent), block_links, live, p)
+        ):
             continue
         if own_links[parent] / text > p.max_link_ratio or (p.drop_link_only and plain == 0):
             dropped.add(parent)
@@ -355,6 +366,33 @@ def _link_rule_nodes(
         for el in node.iter():
             live.pop(el, None)
     return dropped, {el: (c[0], c[1], c[2]) for el, c in live.items()}
+
+
+def _block_of(el: Element) -> Element:
+    """The element's nearest block ancestor."""
+    parent = el.getparent()
+    while parent.tag not in BLOCK_TAGS and (up := parent.getparent()) is not None:
+        parent = up
+    return parent
+
+
+def _in_sentence(el: Element) -> bool:
+    """Whether words run on right before or after an inline element ("a
+    <span><a>large study</a></span> from 2017"; not "Tags: <span>...</span>,")."""
+    prev = el.getprevious()
+    before = (prev.tail if prev is not None else el.getparent().text) or ""
+    before, after = before.rstrip(), (el.tail or "").lstrip()
+    return bool(before and before[-1].isalnum()) or bool(after and after[0].isalnum())
+
+
+def _in_prose(
+    block: Element, block_links: dict[Element, int], live: dict[Element, list[int]], p: Params
+) -> bool:
+    """Whether a block is prose with a few links: an inline wrapper in it (a
+    ``<span>`` or ``<em>`` around a citation link) is part of a sentence,
+    and dropping it for being all link would cut words out of the text."""
+    text = live[block][0] if block in live else 0
+    return text > 0 and block_links.get(block, 0) / text <= p.max_link_ratio
 
 
 def _after_link_rules(

@@ -128,6 +128,21 @@ def test_link_rules() -> None:
     assert "Related story one" not in loose
 
 
+def test_a_wrapped_link_in_a_sentence_keeps_its_words() -> None:
+    """The link rules judge a link's parent; an inline wrapper around a
+    citation link is part of its sentence, a line of wrapped tags is not."""
+    body = (
+        "<div id='a'><p>A <span><a href='/s'>large, older study</a></span> from 2017 of "
+        "over 200,000 people found that those who ate more vegetables lived longer lives.</p>"
+        "<p>Another paragraph, long enough to be the article's own body text, follows it. "
+        "Tags: <span><a href='/t/1'>health</a></span>, <span><a href='/t/2'>diet</a></span></p>"
+        "</div>"
+    )
+    text = layout_extract(f"<html><body>{body}</body></html>").text
+    assert "A large, older study from 2017" in text
+    assert "health" not in text and "diet" not in text
+
+
 def test_forms_dropped_unless_they_wrap_the_page() -> None:
     small = (
         "<html><body><div><p>The article text is long enough to be the content of the page.</p>"
