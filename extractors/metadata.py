@@ -448,7 +448,8 @@ def _sole_headline(
     under ``<title>`` "Health And Nutrition Trends For 2026"): readers see
     the h1. None when the page has several h1s or none; when the h1 is a
     logo, sits in the page header, navigation, an aside or the footer, is a
-    label (under three words) or shares no word with the declared titles;
+    label (under three words) or shares no word with the declared titles
+    (when the page declares any);
     when it holds the declared title (a "Sponsored by" label around it: the
     declared one is the cleaner form); and on a page that declares itself a
     website (og:type: a home or landing page, whose h1 is a slogan: "Make
@@ -470,6 +471,8 @@ def _sole_headline(
     shown = _norm(text)
     if shown == _norm(site) or (declared and _norm(declared) in shown):
         return None
+    if not any(titles):
+        return h1  # nothing declared (no <title>, no og:title): the h1 is all there is
     said = set().union(*(_title_words(t) for t in titles if t))
     return h1 if said & _title_words(text) else None
 

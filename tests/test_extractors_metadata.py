@@ -176,6 +176,17 @@ def test_an_articles_one_h1_wins_over_a_title_worded_for_search() -> None:
     assert extract_metadata(_page(head, banner + body)).title == declared
 
 
+def test_a_page_declaring_no_title_is_titled_by_its_one_h1() -> None:
+    """No <title> and no og:title (a saved fragment, a bare template): the
+    article's one h1 is the title; a banner's h1 in the page header is not."""
+    body = "<p>" + "The river bridge closes on Monday for three weeks of work. " * 4 + "</p>"
+    headline = "<h1>Riverton bridge to close three weeks for repairs</h1>"
+    assert extract_metadata(_page("", f"<article>{headline}{body}</article>")).title == (
+        "Riverton bridge to close three weeks for repairs"
+    )
+    assert extract_metadata(_page("", f"<header>{headline}</header>{body}")).title is None
+
+
 def test_jsonld_date_author_image() -> None:
     ld = (
         '<script type="application/ld+json">{"@context":"https://schema.org",'
