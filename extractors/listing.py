@@ -236,9 +236,12 @@ _CONTENT_PARTS = frozenset({"content", "entry", "article", "post", "body"})
 # A modifier token says what the element holds or lacks ("has-sidebar",
 # "no-header", "with-side-banner"), not that it is chrome itself.
 _MODIFIER_PARTS = frozenset({"has", "no", "with", "without"})
-# Class tokens that mark a state, not a kind of element ("item active").
+# Class tokens that mark a state or a stripe, not a kind of element ("item
+# active", a forum's "blockpost rowodd" beside "blockpost roweven").
 _STATE_CLASS = re.compile(
-    r"^(active|current|selected|on|first|last|odd|even|hover|open|cur|clearfix)$", re.I
+    r"^(active|current|selected|on|first|last|(?:row[-_]?)?(?:odd|even)(?:[-_]?row)?|hover|open"
+    r"|cur|clearfix)$",
+    re.I,
 )
 _DIGITS = re.compile(r"\d+")
 

@@ -9,9 +9,11 @@ own chain of templates (its message box, found along the same class names),
 the siblings are the content. They must carry text of their own, few links,
 and a date each (posts are dated; page columns and sections are not), or be
 at least ``min_undated`` such siblings whose chain is named by a class (a
-guide's steps). Siblings leading to the pages beside this one (its URL
-folder) are a stream of other stories' teasers, not posts. Not in a seed; a
-page's comments are left alone, as the body is not one of them.
+guide's steps). Of such runs on the way up from the body, the largest is
+taken (a post's message and signature boxes look alike as well). Siblings
+leading to the pages beside this one (its URL folder) are a stream of other
+stories' teasers, not posts. Not in a seed; a page's comments are left
+alone, as the body is not one of them.
 """
 
 from __future__ import annotations
@@ -103,9 +105,10 @@ def _holds(el: etree._Element, chain: list[Template]) -> bool:
 
 
 # The furniture forum software draws in every post (XenForo, vBulletin,
-# phpBB, Invision, NodeBB, Discourse; English and German labels), as whole
-# lines: the author's rank and counters, post numbers, reply and quote
-# buttons, "Click to expand..." under a quote, share links.
+# phpBB, FluxBB, Invision, NodeBB, Discourse; English and German labels), as
+# whole lines: the author's rank and counters ("Posts: 73,365"), where they
+# are from, post numbers, reply and quote buttons, "Click to expand..."
+# under a quote, share and website links.
 _POST_FURNITURE = re.compile(
     r"^(?:#\d+|[\d.,]+|[\d.,]+k?\s+(?:posts?|messages?|likes?|replies|reputation|points)|"
     r"(?:new|junior|senior|established|active|registered|well-known|banned)?\s*members?|"
@@ -115,7 +118,9 @@ _POST_FURNITURE = re.compile(
     r"click to (?:expand|shrink)\W*|\d+\s+repl(?:y|ies)\s+last reply|"
     r"wrote on last edited by|last edited(?: by .{1,40})?|"
     r"mitglied seit|beiträge|beiträge anzeigen|private nachricht|zitieren|antworten|"
-    r"profil|registriert seit|wohnort|ort)\s*:?$",
+    r"profil|registriert seit|wohnort|ort|website|"
+    r"(?:posts|messages|replies|reputation|points|likes|beiträge)\s*:\s*[\d.,]+k?|"
+    r"(?:from|location|wohnort|ort)\s*:\s*[^.!?:]{1,40})\s*:?$",
     re.I,
 )
 
@@ -141,24 +146,27 @@ def thread_posts(
         return None
     body_chars = stats[node].text_len
     el, chain = node, []
+    found: list[etree._Element] | None = None
     for _ in range(p.max_lift + 1):
         parent = el.getparent()
         if parent is None or el is doc.body:
-            return None
+            break
         kind = template(el)
         if kind is not None:
             posts = [
                 s for s in parent if s in stats and alike(kind, template(s)) and _holds(s, chain)
             ]
+            # The most posts along the way up: a post's message and its
+            # signature look alike too, inside one post of many.
             if (
-                len(posts) >= 2
+                len(posts) > (len(found) if found else 1)
                 and _are_posts(doc, posts, chain, body_chars, p)
                 and share_on_lines(text, text_lines(el)) >= p.min_inside
             ):
-                return posts
+                found = posts
         chain.insert(0, kind or (el.tag, frozenset()))
         el = parent
-    return None
+    return found
 
 
 def _teasers(doc: Document, posts: list[etree._Element]) -> bool:
@@ -169,7 +177,17 @@ def _teasers(doc: Document, posts: list[etree._Element]) -> bool:
     if not own:
         return False
     leads = (record_url(doc, s, own) for s in posts)
-    return 2 * sum(1 for link in leads if link and sibling_url(link, own)) >= len(posts)
+    return 2 * sum(1 for link in leads if link and _beside(doc, link, own)) >= len(posts)
+
+
+def _beside(doc: Document, link: str, own: str) -> bool:
+    """Whether a link leads to a page beside this one, not to a place on
+    this page (a forum post's permalink, ``viewtopic.php?pid=7#p7``, whose
+    anchor is one of the page's own ids)."""
+    _, _, anchor = link.partition("#")
+    if anchor and anchor in doc.derived("posts.ids", lambda: set(doc.root.xpath("//@id"))):
+        return False
+    return sibling_url(link, own)
 
 
 def _are_posts(

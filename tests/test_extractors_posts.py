@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from extractors import extract
 from extractors.document import as_document
-from extractors.posts import alike, template, thread_posts
+from extractors.posts import alike, post_lines, template, thread_posts
 
 MESSAGES = [
     "I just set up a fifty gallon tank for fish only and wonder which species get along. "
@@ -127,3 +127,40 @@ def test_dated_teasers_of_the_pages_beside_this_one_are_no_posts() -> None:
         body = doc.root.find(".//li[@class='stream-item']/p")
         found = thread_posts(doc, body, MESSAGES[0])
         assert (len(found) if found else None) == posts, folder
+
+
+def _striped_thread() -> str:
+    """A FluxBB-like thread: striped post classes (rowodd / roweven), each
+    post headed by its permalink into this page, a message box and a
+    signature box of one class, the author's counters beside them."""
+    posts = "".join(
+        f"<div id='p{700 + i}' class='blockpost {('rowodd', 'roweven')[i % 2]}'>"
+        f"<h2><a href='viewtopic.php?pid={700 + i}#p{700 + i}'>2024-08-0{i + 1} 10:59</a></h2>"
+        "<div class='box'><div class='postbody'><div class='postleft'>"
+        f"<dl><dt>member{i}</dt><dd>Posts: {73365 + i:,}</dd><dd>From: Brisbane, AU</dd>"
+        "<dd>Website</dd></dl></div><div class='postright'>"
+        f"<div class='postmsg'><p>{text}</p></div>"
+        f"<div class='postsignature postmsg'><p>{SIGN_OFF}</p></div>"
+        "</div></div></div></div>"
+        for i, text in enumerate([*MESSAGES, *QUESTION_MORE])
+    )
+    return (
+        "<html><head><title>Fish for a new tank</title></head><body>"
+        f"<nav><ul>{NAV}</ul></nav><h1>Fish for a new tank</h1><div id='punwrap'>{posts}</div>"
+        "</body></html>"
+    )
+
+
+def test_striped_posts_with_permalinks_into_the_page_are_all_taken() -> None:
+    """Alternating stripe classes are one template; a permalink to a post
+    on this page is no teaser of another page; a post's message and its
+    signature, alike inside one post, are not the thread's posts."""
+    texts = [*MESSAGES, *QUESTION_MORE]
+    doc = as_document(_striped_thread(), "https://bbs.example/viewtopic.php?id=5")
+    body = doc.root.find(".//div[@class='postmsg']/p")
+    found = thread_posts(doc, body, texts[0])
+    assert found is not None and [el.get("id") for el in found] == [f"p{700 + i}" for i in range(6)]
+    lines = post_lines(found)
+    assert all(text in lines for text in texts) and "member4" in lines
+    for furniture in ("Posts: 73,369", "From: Brisbane, AU", "Website"):
+        assert furniture not in lines, furniture
