@@ -53,6 +53,7 @@ from .classify import (
     declares_product,
     declares_thread,
     names_a_post,
+    names_a_thread,
     page_url,
     sibling_url,
     url_shape,
@@ -1249,9 +1250,12 @@ def _route(
     chosen, agreement = _choose_article(doc, results, consensus, cls, p)
     article_text = results[chosen].text if chosen else ""
     thread = declares_thread(doc)
-    # A dated post's permalink names one entry: its lists of links stand
-    # beside it, unless the DOM model is sure of a list.
-    post = names_a_post(url or page_url(doc)) and cls.list_probability < p.list_sure_probability
+    # A dated post's permalink, or a forum thread's address, names one entry:
+    # its lists of links stand beside it, unless the DOM model is sure of a list.
+    own = url or page_url(doc)
+    post = (names_a_post(own) or names_a_thread(own)) and (
+        cls.list_probability < p.list_sure_probability
+    )
     if (
         cls.page_type is PageType.LIST
         and not thread

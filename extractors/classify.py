@@ -333,6 +333,20 @@ def names_a_post(url: str | None) -> bool:
     )
 
 
+# A forum thread's address, as forum software writes it: phpBB's and
+# FluxBB's viewtopic.php, Discuz's forum.php?mod=viewthread, vBulletin's
+# showthread.php, XenForo's /threads/<slug>.<id>/. A board's index is
+# viewforum / forumdisplay / /forums/, none of these.
+_THREAD_URL = re.compile(r"viewtopic|viewthread|showthread|showtopic|/threads?/[^/?#]+", re.I)
+
+
+def names_a_thread(url: str | None) -> bool:
+    """Whether a URL is a forum thread's (see ``_THREAD_URL``): its posts are
+    the page's content, however alike they look. No list page of the
+    labelled sets has such a URL."""
+    return bool(url) and _THREAD_URL.search(url) is not None
+
+
 def _opaque_id(segment: str) -> bool:
     """Whether a URL segment is an opaque id (see ``_OPAQUE_ID``)."""
     if not _OPAQUE_ID.fullmatch(segment):

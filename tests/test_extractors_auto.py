@@ -998,6 +998,31 @@ def test_a_dated_post_is_an_article_whatever_lists_stand_beside_it() -> None:
     assert teaser.page_type is PageType.ARTICLE
 
 
+def test_a_forum_threads_address_is_an_article_whatever_lists_stand_beside_it() -> None:
+    """Forum software names a thread's page so (viewtopic, viewthread,
+    showthread, /threads/): the same markup as a section page stays one
+    thread there; a board's index does not name a thread."""
+    from extractors.classify import names_a_thread
+
+    for url in (
+        "https://bbs.example.org/viewtopic.php?id=298271",
+        "https://bbs.example.cn/forum.php?mod=viewthread&tid=38672",
+        "https://forum.example.com/showthread.php?t=186269",
+        "https://forums.example.com/threads/new-tank-thoughts.32375893/",
+    ):
+        assert names_a_thread(url), url
+    for url in (
+        "https://bbs.example.org/viewforum.php?id=23",
+        "https://forums.example.com/forums/reef-tanks.12/",
+        "https://example.com/topics/vehicle-rental/",
+        None,
+    ):
+        assert not names_a_thread(url), url
+    page = _section_page()
+    thread = extract(page, url="https://forums.example.com/threads/vehicle-rental.123/")
+    assert thread.page_type is PageType.ARTICLE and thread.text.startswith("Stay up to date")
+
+
 def test_a_headline_list_under_its_heading_is_a_list() -> None:
     """SCEDD's consensus starts at the heading above the list, so its node
     is the heading, outside the list: the list is still the main content,
