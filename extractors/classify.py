@@ -335,9 +335,15 @@ def names_a_post(url: str | None) -> bool:
 
 # A forum thread's address, as forum software writes it: phpBB's and
 # FluxBB's viewtopic.php, Discuz's forum.php?mod=viewthread, vBulletin's
-# showthread.php, XenForo's /threads/<slug>.<id>/. A board's index is
-# viewforum / forumdisplay / /forums/, none of these.
-_THREAD_URL = re.compile(r"viewtopic|viewthread|showthread|showtopic|/threads?/[^/?#]+", re.I)
+# showthread.php, XenForo's /threads/<slug>.<id>/, and a topic by its number
+# (Discourse's /t/<slug>/<id>, Flarum's /d/<id>, /topic/<id>). A board's
+# index (viewforum, forumdisplay, /forums/) and a news site's topic page
+# (/topic/software: a name, no number) are none of these.
+_THREAD_URL = re.compile(
+    r"viewtopic|viewthread|showthread|showtopic|/threads?/[^/?#]+"
+    r"|/(?:t|d|topic|topics)/(?:[^/?#]+/)?\d+(?:[/?#]|$)",
+    re.I,
+)
 
 
 def names_a_thread(url: str | None) -> bool:

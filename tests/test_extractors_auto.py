@@ -1000,7 +1000,7 @@ def test_a_dated_post_is_an_article_whatever_lists_stand_beside_it() -> None:
 
 def test_a_forum_threads_address_is_an_article_whatever_lists_stand_beside_it() -> None:
     """Forum software names a thread's page so (viewtopic, viewthread,
-    showthread, /threads/): the same markup as a section page stays one
+    showthread, /threads/, a topic's number): the same markup as a section page stays one
     thread there; a board's index does not name a thread."""
     from extractors.classify import names_a_thread
 
@@ -1009,12 +1009,16 @@ def test_a_forum_threads_address_is_an_article_whatever_lists_stand_beside_it() 
         "https://bbs.example.cn/forum.php?mod=viewthread&tid=38672",
         "https://forum.example.com/showthread.php?t=186269",
         "https://forums.example.com/threads/new-tank-thoughts.32375893/",
+        "https://community.example.io/t/start-making-my-home-smart/724779",
+        "https://bbs.example.top/topic/detail/1102",
     ):
         assert names_a_thread(url), url
     for url in (
         "https://bbs.example.org/viewforum.php?id=23",
         "https://forums.example.com/forums/reef-tanks.12/",
         "https://example.com/topics/vehicle-rental/",
+        "https://news.example.edu/topic/software",  # a news site's topic: a list
+        "https://www.example.com/t/pegasus-41-road-running-shoes-LMhfRGdO",  # a product
         None,
     ):
         assert not names_a_thread(url), url
