@@ -1253,13 +1253,13 @@ def _route(
     # A dated post's permalink, or a forum thread's address, names one entry:
     # its lists of links stand beside it, unless the DOM model is sure of a list.
     own = url or page_url(doc)
-    post = (names_a_post(own) or names_a_thread(own)) and (
+    one_entry = (names_a_post(own) or names_a_thread(own)) and (
         cls.list_probability < p.list_sure_probability
     )
     if (
         cls.page_type is PageType.LIST
         and not thread
-        and not post
+        and not one_entry
         and (
             listed := _optional(
                 _list_route,
@@ -1278,7 +1278,7 @@ def _route(
     # Two or more like teasers are a list whatever the DOM model says (the
     # last page of a paginated list); one is, when the model says so.
     main = results[consensus[0]].node if consensus[0] else None
-    if cls.page_type is PageType.ARTICLE and p.teaser_list_entries and not thread and not post:
+    if cls.page_type is PageType.ARTICLE and p.teaser_list_entries and not thread and not one_entry:
         least = 1 if p.teaser_alone_when_paged and in_series(doc) else p.teaser_list_entries
         if listed := _optional(_teaser_list, doc, url, main, cls, least, p):
             return listed
