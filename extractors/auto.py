@@ -77,7 +77,7 @@ from .params import resolve_params
 from .posts import post_lines, thread_posts
 from .recipe import missing_ingredients
 from .result import LengthClass, PageType, Record, Result
-from .text import nonspace_len, share_on_lines, tokens
+from .text import PRE_BREAK, nonspace_len, share_on_lines, tokens
 
 __all__ = ["Params", "extract", "medoid"]
 
@@ -228,7 +228,9 @@ class Params:
     # characters) that at least ``gap_candidates`` other candidates have
     # between the same two consecutive lines of the chosen output is put
     # back there: the chosen method dropped it inside the body (CETD's link
-    # density drops a paragraph with several inline links). 0 turns it off.
+    # density drops a paragraph with several inline links). A block of code
+    # (several preformatted lines) needs one: jusText and boilerpipe drop
+    # code, which is no prose, from a tutorial or a manual. 0 turns it off.
     gap_candidates: int = 2
     gap_min_chars: int = LONG_LINE_CHARS
     # The body's headline is looked for in it and this many ancestors up.
@@ -894,7 +896,9 @@ def _with_gaps(text: str, results: dict[str, Result], chosen: str, p: Params) ->
             if after is not None and i == after + 1:
                 for j, extra in enumerate(dict.fromkeys(run)):
                     if nonspace_len(extra) >= p.gap_min_chars:
-                        votes[after, extra] += 1
+                        # A block of code (several preformatted lines) inside
+                        # the body: prose methods drop it, one holding it is enough.
+                        votes[after, extra] += p.gap_candidates if PRE_BREAK in extra else 1
                         order.setdefault((after, extra), j)
             after, run = i, []
     gaps: dict[int, list[str]] = {}

@@ -820,6 +820,16 @@ def test_a_paragraph_two_others_hold_inside_the_body_is_put_back() -> None:
     skips = "\n".join([PARAS[0], linked, PARAS[2]])
     both = {**results, "scedd": Result(text=skips), "awce": Result(text=skips)}
     assert _with_gaps(body, both, "cetd", Params()) == body
+    # A block of code (preformatted lines) one other holds is put back: the
+    # prose methods all drop it.
+    from extractors.text import PRE_BREAK
+
+    code = PRE_BREAK.join(
+        ["def park_budget(year):", "    plan = council.plan(year)", "    return plan.total_cost"]
+    )
+    with_code = [*PARAS[:2], code, *PARAS[2:]]
+    one = {"cetd": Result(text=body), "layout": Result(text="\n".join(with_code))}
+    assert _with_gaps(body, one, "cetd", Params()).split("\n") == with_code
 
 
 def test_a_body_that_three_candidates_go_on_past_is_extended() -> None:
