@@ -832,7 +832,7 @@ def test_a_paragraph_two_others_hold_inside_the_body_is_put_back() -> None:
     assert _with_gaps(body, one, "cetd", Params()).split("\n") == with_code
 
 
-def test_a_body_that_three_candidates_go_on_past_is_extended() -> None:
+def test_a_body_that_three_candidates_or_two_on_one_node_go_on_past_is_extended() -> None:
     from extractors.auto import _extended
 
     first, rest = PARAS[:2], PARAS[2:]
@@ -848,9 +848,13 @@ def test_a_body_that_three_candidates_go_on_past_is_extended() -> None:
     }
     doc = as_document("<html><body><p>Text.</p></body></html>")
     assert _extended(doc, results, "boilerpipe", Params()) == "cetd"
-    # Two are not enough: the candidates split two against four.
+    # Two are not enough: the candidates split two against four...
     del results["layout"]
     assert _extended(doc, results, "boilerpipe", Params()) is None
+    # ...unless the two found one and the same node: two methods agree on it.
+    body = doc.body[0]
+    same = {n: Result(text=results[n].text, node=body) for n in ("cetd", "awce")}
+    assert _extended(doc, {**results, **same}, "boilerpipe", Params()) == "cetd"
     # Going on with short linked lines (a list of other stories) is no extension.
     links = [f"Other story number {i}" for i in range(40)]
     results = {
