@@ -1111,9 +1111,7 @@ def _extended(doc: Document, results: dict[str, Result], chosen: str, p: Params)
         if 2 * _comments_chars(doc, result.node, results[chosen].node) >= sum(rest):
             continue
         longer.append((total, name))
-    if not longer or (
-        len(longer) < p.extend_candidates and not _one_node(results, [n for _, n in longer])
-    ):
+    if len(longer) < p.extend_candidates and not _one_node(results, [n for _, n in longer]):
         return None
     return min(longer)[1]
 
