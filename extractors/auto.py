@@ -220,9 +220,9 @@ class Params:
     # stories back (0.74 -> 0.97, 0.78 -> 1.00), 3 pages whose comments are
     # their content lost the extension (a blog, a lobste.rs thread). Two
     # are enough when they found one and the same node (two methods agree
-    # on the body; stop 60: 17 pages changed, 13 better, 3 worse: page
-    # wrappers that go on into other stories' teasers). 0 candidates
-    # turns it off.
+    # on the body; stop 60: 17 pages changed, 13 better, 3 worse: a page
+    # wrapper or main going on into a feed's teasers or a shop's blurbs).
+    # 0 candidates turns it off.
     extend_candidates: int = 3
     extend_inside: float = 0.9
     extend_ratio: float = 1.3
