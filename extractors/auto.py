@@ -1111,15 +1111,15 @@ def _extended(doc: Document, results: dict[str, Result], chosen: str, p: Params)
         if 2 * _comments_chars(doc, result.node, results[chosen].node) >= sum(rest):
             continue
         longer.append((total, name))
-    if len(longer) < p.extend_candidates and not _one_node(results, [n for _, n in longer]):
+    if len(longer) < p.extend_candidates and not _one_node([results[n] for _, n in longer]):
         return None
     return min(longer)[1]
 
 
-def _one_node(results: dict[str, Result], names: list[str]) -> bool:
-    """Whether two or more candidates found one and the same node."""
-    nodes = [results[n].node for n in names if results[n].node is not None]
-    return len(nodes) >= 2 and any(nodes.count(x) >= 2 for x in nodes)
+def _one_node(found: list[Result]) -> bool:
+    """Whether two or more of these candidates found one and the same node."""
+    nodes = [r.node for r in found if r.node is not None]
+    return len(set(nodes)) < len(nodes)
 
 
 def _list_result(listed: Result, cls: Classification) -> Result:
