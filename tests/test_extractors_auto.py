@@ -855,6 +855,15 @@ def test_a_body_that_three_candidates_or_two_on_one_node_go_on_past_is_extended(
     body = doc.body[0]
     same = {n: Result(text=results[n].text, node=body) for n in ("cetd", "awce")}
     assert _extended(doc, {**results, **same}, "boilerpipe", Params()) == "cetd"
+    # On a forum thread's page one is enough: the methods that take the
+    # densest box took one post, and the other's longer text is the thread.
+    del results["awce"]
+    assert _extended(doc, results, "boilerpipe", Params()) is None
+    assert _extended(doc, results, "boilerpipe", Params(), thread_page=True) == "cetd"
+    assert (
+        _extended(doc, results, "boilerpipe", Params(extend_thread_candidates=2), thread_page=True)
+        is None
+    )
     # Going on with short linked lines (a list of other stories) is no extension.
     links = [f"Other story number {i}" for i in range(40)]
     results = {
