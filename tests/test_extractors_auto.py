@@ -864,6 +864,17 @@ def test_a_body_that_three_candidates_or_two_on_one_node_go_on_past_is_extended(
         _extended(doc, results, "boilerpipe", Params(extend_thread_candidates=2), thread_page=True)
         is None
     )
+    # Replies are often one short line: a quarter of the rest in long lines
+    # does there (an article's extension needs half).
+    replies = [PARAS[2], *(f"Same here, reply number {i}." for i in range(9))]
+    results["cetd"] = Result(text="\n".join([*first, *replies]))
+    assert _extended(doc, results, "boilerpipe", Params(), thread_page=True) == "cetd"
+    assert (
+        _extended(
+            doc, results, "boilerpipe", Params(extend_thread_long_share=0.5), thread_page=True
+        )
+        is None
+    )
     # Going on with short linked lines (a list of other stories) is no extension.
     links = [f"Other story number {i}" for i in range(40)]
     results = {
