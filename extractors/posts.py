@@ -125,14 +125,29 @@ _POST_FURNITURE = re.compile(
 )
 
 
+# A post's signature box: the same lines under every post of its author
+# (phpBB and vBulletin "signature", FluxBB "postsignature", XenForo
+# "message-signature", Invision "ipsSignature").
+_SIGNATURE_NAME = re.compile(r"signature|(?<![a-z])sig(?![a-z])", re.I)
+
+
 def post_lines(posts: list[etree._Element]) -> list[str]:
-    """The posts' lines in page order, without the forum's furniture."""
+    """The posts' lines in page order, without the forum's furniture and
+    the authors' signatures."""
     return [
         line
         for post in posts
-        for line in text_lines(post)
+        for line in text_lines(post, skip=_signatures(post))
         if not _POST_FURNITURE.match(line.strip())
     ]
+
+
+def _signatures(post: etree._Element) -> set[etree._Element]:
+    return {
+        el
+        for el in post.iterdescendants(etree.Element)
+        if _SIGNATURE_NAME.search(f"{el.get('class') or ''} {el.get('id') or ''}")
+    }
 
 
 def thread_posts(

@@ -154,7 +154,8 @@ def _striped_thread() -> str:
 def test_striped_posts_with_permalinks_into_the_page_are_all_taken() -> None:
     """Alternating stripe classes are one template; a permalink to a post
     on this page is no teaser of another page; a post's message and its
-    signature, alike inside one post, are not the thread's posts."""
+    signature, alike inside one post, are not the thread's posts, and the
+    signature is left out."""
     texts = [*MESSAGES, *QUESTION_MORE]
     doc = as_document(_striped_thread(), "https://bbs.example/viewtopic.php?id=5")
     body = doc.root.find(".//div[@class='postmsg']/p")
@@ -164,3 +165,4 @@ def test_striped_posts_with_permalinks_into_the_page_are_all_taken() -> None:
     assert all(text in lines for text in texts) and "member4" in lines
     for furniture in ("Posts: 73,369", "From: Brisbane, AU", "Website"):
         assert furniture not in lines, furniture
+    assert SIGN_OFF not in lines  # the authors' signature boxes go too
