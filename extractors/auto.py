@@ -1353,7 +1353,7 @@ def _route(
         method, node = f"{METHOD}:{name}", found.node
     if p.thread_posts and (posts := _optional(thread_posts, doc, node, text)) is not None:
         node = posts[0].getparent()
-        text = "\n".join(post_lines(posts))
+        text = "\n".join(post_lines(posts, own))
         method += "+posts"
     elif not thread and (uncommented := _optional(_without_comments, doc, text, node, p)):
         text = uncommented

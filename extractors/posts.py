@@ -90,7 +90,19 @@ def _holds(el: etree._Element, chain: list[Template]) -> bool:
     without classes matches its tag). The chain's class-less end (the
     message's own markup: a quote's ``<div>``, an ``<i>``) is not asked for
     below a classed step (the message box); with no classed step it is all
-    there is (page columns hold no such chain)."""
+    there is (page columns hold no such chain). Nor is what lies inside a
+    quote (a ``<blockquote>``, a box named for one): the body a method chose
+    may be a quote in one reply, which other posts need not hold."""
+    quote = next(
+        (
+            i
+            for i, (tag, tokens) in enumerate(chain)
+            if tag == "blockquote" or any("quote" in t for t in tokens)
+        ),
+        None,
+    )
+    if quote is not None:
+        chain = chain[:quote]
     end = len(chain)
     while end and not chain[end - 1][1]:
         end -= 1
@@ -110,7 +122,7 @@ def _holds(el: etree._Element, chain: list[Template]) -> bool:
 # are from, post numbers, reply and quote buttons, "Click to expand..."
 # under a quote, share and website links.
 _POST_FURNITURE = re.compile(
-    r"^(?:#\d+|[\d.,]+|[\d.,]+k?\s+(?:posts?|messages?|likes?|replies|reputation|points)|"
+    r"^(?:#\d+|[\d.,]+k?|author|[\d.,]+k?\s+(?:posts?|messages?|likes?|replies|reputation|points)|"
     r"(?:new|junior|senior|established|active|registered|well-known|banned)?\s*members?|"
     r"joined|location|posts|messages|reaction score|points|reputation|likes received|"
     r"reply|reply with quote|quote|multi-?quote|report|top|permalink|offline|online|"
@@ -131,14 +143,17 @@ _POST_FURNITURE = re.compile(
 _SIGNATURE_NAME = re.compile(r"signature|(?<![a-z])sig(?![a-z])", re.I)
 
 
-def post_lines(posts: list[etree._Element]) -> list[str]:
-    """The posts' lines in page order, without the forum's furniture and
-    the authors' signatures."""
+def post_lines(posts: list[etree._Element], own: str | None = None) -> list[str]:
+    """The posts' lines in page order, without the forum's furniture, the
+    authors' signatures and the posts' own addresses (a permalink written
+    out to copy: this page's ``own`` URL, with or without an anchor)."""
+    here = own.partition("#")[0].rstrip("/") if own else None
     return [
         line
         for post in posts
         for line in text_lines(post, skip=_signatures(post))
         if not _POST_FURNITURE.match(line.strip())
+        and not (here and line.strip().partition("#")[0].rstrip("/") == here)
     ]
 
 

@@ -166,3 +166,42 @@ def test_striped_posts_with_permalinks_into_the_page_are_all_taken() -> None:
     for furniture in ("Posts: 73,369", "From: Brisbane, AU", "Website"):
         assert furniture not in lines, furniture
     assert SIGN_OFF not in lines  # the authors' signature boxes go too
+
+
+def test_a_quote_chosen_in_one_reply_still_finds_every_post() -> None:
+    """A method may choose a quote inside one reply as the body; the other
+    posts hold no quote, yet they are the thread's posts, and the posts'
+    own addresses, written out to copy, are no content."""
+    url = "https://forum.example/topic/15-fish-for-a-new-tank/"
+
+    def post(i: int, text: str, quoted: str = "") -> str:
+        quote = (
+            f"<blockquote class='ipsQuote'><div class='ipsQuote_contents'><p>{quoted}</p>"
+            "</div></blockquote>"
+            if quoted
+            else ""
+        )
+        return (
+            f"<article class='cPost ipsComment' id='elComment_{500 + i}'>"
+            f"<aside><a href='/profile/{i}'>member{i}</a><span>42.4k</span></aside>"
+            f"<div class='ipsComment_content'><time>May {20 + i}, 2024</time>"
+            f"<div class='ipsType_richText'>{quote}<p>{text}</p></div>"
+            f"<p>{url}#findComment-{500 + i}</p><span>Author</span></div></article>"
+        )
+
+    long_quote = " ".join(QUESTION_MORE)
+    posts = [post(0, MESSAGES[0]), post(1, MESSAGES[1], long_quote), post(2, MESSAGES[2])]
+    html = (
+        "<html><head><title>Fish for a new tank</title></head><body>"
+        f"<nav><ul>{NAV}</ul></nav><h1>Fish for a new tank</h1><form>{''.join(posts)}</form>"
+        "</body></html>"
+    )
+    doc = as_document(html, url)
+    quote = doc.root.find(".//div[@class='ipsQuote_contents']")
+    found = thread_posts(doc, quote, long_quote)
+    assert found is not None and len(found) == 3
+    lines = post_lines(found, url)
+    assert all(m in lines for m in MESSAGES)
+    assert not any(line.startswith(url) for line in lines)
+    assert "42.4k" not in lines and "Author" not in lines
+    assert any(line.startswith(url) for line in post_lines(found))
