@@ -58,6 +58,45 @@ def share_on_lines(text: str, lines: list[str]) -> float:
     return sum(len(line) for line in own if line in box) / total if total else 0.0
 
 
+def without_copies(text: str, min_chars: int, min_lines: int, min_share: float) -> str:
+    """``text`` without the second copies of runs of its paragraphs (lines
+    of ``min_chars`` non-space characters or more): at least ``min_lines``
+    different paragraphs repeated in the same order, and the lines between
+    them, when the copies hold ``min_share`` of the text or more. A page may
+    hold its body twice (a site builder's variant per screen width, hidden
+    by a stylesheet a saved page does not have; a thread quoting whole
+    posts); a paragraph said again (a pull quote, a refrain) or a few lines
+    each card or tab repeats are no such copy."""
+    lines = text.split("\n")
+    keys = ["".join(line.split()) for line in lines]
+    paras = [i for i, key in enumerate(keys) if len(key) >= min_chars]
+    first: dict[str, int] = {}
+    drop: set[int] = set()
+    j = 0
+    while j < len(paras):
+        key = keys[paras[j]]
+        start = first.get(key)
+        if start is not None:
+            n = 0
+            while (
+                j + n < len(paras)
+                and start + n < j
+                and keys[paras[j + n]] == keys[paras[start + n]]
+            ):
+                n += 1
+            if len({keys[paras[j + m]] for m in range(n)}) >= min_lines:
+                drop.update(range(paras[j], paras[j + n - 1] + 1))
+                j += n
+                continue
+        else:
+            first[key] = j
+        j += 1
+    dropped = sum(len(keys[i]) for i in drop)
+    if not drop or dropped < min_share * sum(map(len, keys)):
+        return text
+    return "\n".join(line for i, line in enumerate(lines) if i not in drop)
+
+
 def cjk_ratio(text: str) -> float:
     """Share of CJK ideographs among the non-space characters."""
     chars = nonspace_len(text)

@@ -1688,3 +1688,29 @@ def test_one_chapter_of_a_sectioned_article_brings_the_whole_article() -> None:
     # Another box between the chapters and the article: not its parts.
     boxed = MANUAL.replace("<article><section>", "<article><div><section>")
     assert found(boxed.replace("</section></article>", "</section></div></article>")) is None
+
+
+def test_a_second_copy_of_the_body_is_cut() -> None:
+    from extractors.text import without_copies
+
+    # A site builder's variant per screen width: the body twice in one box
+    # (the stylesheet that hides one is not in a saved page).
+    body = "".join(f"<p>{para}</p>" for para in PARAS)
+    html = ARTICLE.replace("</article>", f"<div class='variant'>{body}</div></article>")
+    assert html != ARTICLE
+    text = extract(html).text
+    assert all(text.count(para) == 1 for para in PARAS), text
+    assert extract(html, copy_min_paragraphs=0).text.count(PARAS[1]) == 2
+    # One paragraph said again (a pull quote), or a few lines each card
+    # repeats (under a quarter of the text), are no copy.
+    quoted = "\n".join([*PARAS, PARAS[1]])
+    assert without_copies(quoted, 60, 3, 0.25) == quoted
+    cards = [f"Plan {n}: " + PARAS[3] for n in "ABCDEFGHIJ"]
+    shared = [
+        "Support by mail, by phone and by chat, on every single day of the week, at any hour.",
+        "Every report exported as a spreadsheet, as a document or as a web page, as you like.",
+        "A dedicated account manager for your whole team, who answers within one working day.",
+    ]
+    priced = "\n".join([*cards[:5], *shared, *cards[5:], *shared])
+    assert without_copies(priced, 60, 3, 0.25) == priced
+    assert without_copies(priced, 60, 3, 0.0) == "\n".join([*cards[:5], *shared, *cards[5:]])
