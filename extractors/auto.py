@@ -236,6 +236,7 @@ class Params:
     extend_inside: float = 0.9
     extend_ratio: float = 1.3
     extend_long_share: float = 0.5
+    extend_thread_long_share: float = 0.25
     # A second copy of a run of at least ``copy_min_paragraphs`` different
     # paragraphs, in the same order, is cut from the output when the copies
     # hold ``copy_min_share`` of its text or more (``text.without_copies``):
@@ -243,10 +244,10 @@ class Params:
     # width, hidden by a stylesheet; a thread quoting whole posts). Not in a
     # seed. Stop 61, on all pages: any such copy (share 0) changed 40 pages,
     # 24 better and 13 worse (pricing cards and tabs repeating a few lines,
-    # which the truths keep); a quarter changed 10, 9 better. 0 turns it off.
+    # which the truths keep); a quarter changed 12, 9 better, 2 worse (a
+    # synthetic test whose lorem-ipsum lines repeat). 0 turns it off.
     copy_min_paragraphs: int = 3
     copy_min_share: float = 0.25
-    extend_thread_long_share: float = 0.25
     # A paragraph (a line of at least ``gap_min_chars`` non-space
     # characters) that at least ``gap_candidates`` other candidates have
     # between the same two consecutive lines of the chosen output is put

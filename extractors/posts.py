@@ -158,6 +158,7 @@ def post_lines(posts: list[etree._Element], own: str | None = None) -> list[str]
 
 
 def _signatures(post: etree._Element) -> set[etree._Element]:
+    """The boxes inside a post named for its author's signature."""
     return {
         el
         for el in post.iterdescendants(etree.Element)
