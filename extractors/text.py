@@ -76,21 +76,20 @@ def without_copies(text: str, min_chars: int, min_lines: int, min_share: float) 
     while j < len(paras):
         key = keys[paras[j]]
         start = first.get(key)
-        if start is not None:
-            n = 0
-            while (
-                j + n < len(paras)
-                and start + n < j
-                and keys[paras[j + n]] == keys[paras[start + n]]
-            ):
-                n += 1
-            if len({keys[paras[j + m]] for m in range(n)}) >= min_lines:
-                drop.update(range(paras[j], paras[j + n - 1] + 1))
-                j += n
-                continue
-        else:
+        if start is None:
             first[key] = j
-        j += 1
+            j += 1
+            continue
+        n = 0
+        while j + n < len(paras) and start + n < j and keys[paras[j + n]] == keys[paras[start + n]]:
+            n += 1
+        if len({keys[paras[j + m]] for m in range(n)}) >= min_lines:
+            drop.update(range(paras[j], paras[j + n - 1] + 1))
+            j += n
+        else:
+            # A long run of a few lines said over and over (a table's like
+            # rows) holds no copy: passed at once, not line by line.
+            j += n if n > min_lines else 1
     dropped = sum(len(keys[i]) for i in drop)
     if not drop or dropped < min_share * sum(map(len, keys)):
         return text

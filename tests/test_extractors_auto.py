@@ -1714,3 +1714,6 @@ def test_a_second_copy_of_the_body_is_cut() -> None:
     priced = "\n".join([*cards[:5], *shared, *cards[5:], *shared])
     assert without_copies(priced, 60, 3, 0.25) == priced
     assert without_copies(priced, 60, 3, 0.0) == "\n".join([*cards[:5], *shared, *cards[5:]])
+    # Thousands of like rows (one line said over and over) are no copy.
+    rows = "\n".join([shared[0]] * 3000)
+    assert without_copies(rows, 60, 3, 0.0) == rows
