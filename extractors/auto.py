@@ -1292,8 +1292,9 @@ def _route(
     # A dated post's permalink, or a forum thread's address, names one entry:
     # its lists of links stand beside it, unless the DOM model is sure of a list.
     own = url or page_url(doc)
-    thread_page = thread or names_a_thread(own)
-    one_entry = (names_a_post(own) or thread_page) and (
+    thread_address = names_a_thread(own)
+    thread_page = thread or thread_address
+    one_entry = (names_a_post(own) or thread_address) and (
         cls.list_probability < p.list_sure_probability
     )
     if (

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from lxml import etree
 
 from .classify import page_url, sibling_url
-from .document import Document, text_lines
+from .document import Document, marks, text_lines
 from .listing import class_key, has_date, record_url
 from .text import share_on_lines
 
@@ -159,11 +159,7 @@ def post_lines(posts: list[etree._Element], own: str | None = None) -> list[str]
 
 def _signatures(post: etree._Element) -> set[etree._Element]:
     """The boxes inside a post named for its author's signature."""
-    return {
-        el
-        for el in post.iterdescendants(etree.Element)
-        if _SIGNATURE_NAME.search(f"{el.get('class') or ''} {el.get('id') or ''}")
-    }
+    return {el for el in post.iterdescendants(etree.Element) if _SIGNATURE_NAME.search(marks(el))}
 
 
 def thread_posts(
