@@ -1717,3 +1717,31 @@ def test_a_second_copy_of_the_body_is_cut() -> None:
     # Thousands of like rows (one line said over and over) are no copy.
     rows = "\n".join([shared[0]] * 3000)
     assert without_copies(rows, 60, 3, 0.0) == rows
+
+
+STANDFIRST = "A new playground and a museum for the riverside park."
+
+
+def _story_with_standfirst(description: str) -> str:
+    body = "".join(f"<p>{para}</p>" for para in PARAS)
+    return ARTICLE.replace(
+        '<meta name="author"',
+        f'<meta name="description" content="{description}">\n<meta name="author"',
+    ).replace(
+        '<article><h1>Council approves park budget</h1><p class="byline">By Jane Doe</p>\n' + body,
+        "<article><header><h1>Council approves park budget</h1>"
+        f'<div class="standfirst">{STANDFIRST}</div><p class="byline">By Jane Doe</p></header>'
+        f'<div class="story">{body}</div>',
+    )
+
+
+def test_the_standfirst_the_page_describes_itself_with_heads_the_text() -> None:
+    html = _story_with_standfirst(STANDFIRST)
+    assert 'class="standfirst"' in html and 'class="story"' in html
+    assert STANDFIRST not in extract(html, standfirst_min_chars=0).text
+    lines = extract(html).text.split("\n")
+    assert lines[0] == STANDFIRST and lines[1] == PARAS[0], lines
+    assert lines.count(STANDFIRST) == 1
+    # A line that is not the page's description stays out.
+    other = _story_with_standfirst("What the city council decided about the park on Tuesday.")
+    assert STANDFIRST not in extract(other).text
