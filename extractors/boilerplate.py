@@ -67,7 +67,14 @@ _NOISE = re.compile(
     r"share( this)?( article| story)?|comments?|add (a|your) comment|leave a (reply|comment)|"
     r"advertisement|sponsored|print|email|tweet|recommended|"
     r"not to be reproduced without permission.*|"
-    r"sign up.*newsletter.*|subscribe.*)\W*$",
+    r"sign up.*newsletter.*|subscribe.*|"
+    # Calls to follow the site elsewhere: its app, its social accounts, its
+    # newsletter (German: "Kostenlos zum Newsletter anmelden").
+    # All 3,189 pages: 7 changed, 6 better (trafilatura-eval), one equal.
+    r"never miss .*|"
+    r"(?:for the latest .{0,80})?download (?:the|our) .{0,60}apps? (?:for|on|from)\b.*|"
+    r"follow .{0,60} on (?:twitter|facebook|instagram)\b.*|"
+    r".{0,40}newsletter anmelden.*|verpasse keine .*)\W*$",
     re.I,
 )
 # A copyright notice ("Copyright © 2012 ...", "(c) 2021 ...", "Copyright

@@ -387,8 +387,15 @@ def test_page_controls_and_contact_lines_are_boilerplate() -> None:
         "Watch Next",
         "Latest Videos",
         "The biggest stories of the day delivered to your inbox.",
+        "Never miss the latest news by signing up to our newsletter",
+        "For the latest stories download the Ledger apps for iOS and Android.",
+        "Follow The Ledger on Twitter and Instagram @ledger",
+        "Kostenlos zum Newsletter anmelden",
+        "Verpasse keine News zu Hardware & Gadgets!",
     ):
         assert is_boilerplate(line), line
+    assert not is_boilerplate("Download the recipe app")  # an app's own page
+    assert not is_boilerplate("They follow the river on foot for three days.")
     assert not is_boilerplate("The parcel was delivered to her door before noon.")
     assert not is_boilerplate("船长未经许可，擅自使游轮偏离既定航线，导致触礁搁浅。")
     assert not is_boilerplate("他在电话里说，这件事情要等到明年才能有结果。")
