@@ -42,6 +42,8 @@ _RELATED = (
 )
 _NOISE = re.compile(
     r"copyright|all rights reserved|©|版权所有|版权声明|免责声明|^(特别)?声明[:：]|"
+    # A paywall's prompt ("To view the full story, please subscribe ...").
+    r"already a subscriber|please subscribe\b|"
     r"转载|不代表本(网|站)|"
     r"版權所有|版權聲明|免責聲明|^(特別)?聲明[:：]|轉載|不代表本(網|站)|僅代表(作者|該機構)|未經.{0,10}(授權|許可|同意).{0,8}(不得|禁止|嚴禁|請勿|謝絕)|"
     r"仅代表(作者|该机构)|未经.{0,10}(授权|许可|同意).{0,8}(不得|禁止|严禁|请勿|谢绝)|分享到|扫描.{0,8}二维码|扫码|关注.{0,10}(公众号|微信|微博)|"

@@ -392,6 +392,8 @@ def test_page_controls_and_contact_lines_are_boilerplate() -> None:
         "Follow The Ledger on Twitter and Instagram @ledger",
         "Kostenlos zum Newsletter anmelden",
         "Verpasse keine News zu Hardware & Gadgets!",
+        "To view the full story, please subscribe to The Ledger.",
+        "If you are seeing this message but you are already a subscriber, log in.",
     ):
         assert is_boilerplate(line), line
     assert not is_boilerplate("Download the recipe app")  # an app's own page
