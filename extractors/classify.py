@@ -140,6 +140,7 @@ FEATURES = (
     "log_prices",
     "declared_product",
     "declared_collection",
+    "url_index",
 )
 
 
@@ -362,6 +363,24 @@ def _opaque_id(segment: str) -> bool:
     return digits >= 3 or mixed
 
 
+# A path segment naming an index of items: a shop's collection or
+# category, a blog's tag or archive, a search ("/collections/sneakers",
+# "/category/recipes/", "/tag/python", "/browse/shoes/mens"). Not "topic":
+# a forum names one thread so ("/topic/1666").
+_INDEX_SEGMENT = re.compile(
+    r"collections?|categor(?:y|ies)|browse|tags?|topics|search|archives?|shop|lists?", re.I
+)
+
+
+def _names_an_index(url: str) -> bool:
+    """Whether a URL naming no item has a path segment naming an index."""
+    try:
+        path = urlsplit(url.strip()).path
+    except ValueError:
+        return False
+    return any(_INDEX_SEGMENT.fullmatch(seg) for seg in path.split("/")) and not _is_item_url(url)
+
+
 def _is_item_url(url: str) -> bool:
     """Whether a URL looks like one item's (a slug, an id, a file name with
     digits: story-2024.html), not a section's. No regex for the file name:
@@ -560,6 +579,7 @@ def features(
         math.log1p(prices) / 4,
         float(declares_product(doc)),
         float(declares_collection(doc)),
+        float(bool(url and _names_an_index(url))),
     ]
 
 

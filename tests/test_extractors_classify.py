@@ -118,6 +118,19 @@ def test_url_shape_item_versus_section() -> None:
     assert page_url(as_document(canonical, "https://example.org/a")) == "https://example.org/a"
 
 
+def test_an_address_naming_an_index() -> None:
+    from extractors.classify import _names_an_index
+
+    assert _names_an_index("https://shop.example.com/collections/mens-sneakers")
+    assert _names_an_index("https://example.com/category/recipes/air-fryer/")
+    assert _names_an_index("https://example.com/browse/shoes/mens/sneakers?page=2")
+    assert _names_an_index("https://example.org/tag/covid19")
+    # An item under an index, a forum's thread, a section: no index named.
+    assert not _names_an_index("https://example.com/shop/blue-ceramic-mug-with-handle")
+    assert not _names_an_index("https://forum.example.com/topic/1666")
+    assert not _names_an_index("https://example.org/news/")
+
+
 def test_pagination_is_seen() -> None:
     from extractors.classify import _pagination
 

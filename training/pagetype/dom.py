@@ -54,6 +54,7 @@ class Page:
     part: str  # "train", "val", "test" or "holdout"
     path: str | None  # a .html.gz page, or None for a generated one
     html: str | None = None  # a generated page's markup
+    url: str | None = None  # its address, as a crawl passes it, where known
 
     @property
     def is_list(self) -> bool:
@@ -73,7 +74,7 @@ def pages() -> list[Page]:
     for s in sources.real_samples():
         part = split.get(s.key)
         if part is not None and s.path is not None:
-            out.append(Page(s.key, s.label, part, s.path))
+            out.append(Page(s.key, s.label, part, s.path, url=s.url))
             seen.add(s.key)
     for row in sources._rows("wcxb-dev"):
         key = f"wcxb-dev/{row['id']}"
@@ -85,7 +86,7 @@ def pages() -> list[Page]:
         part = "holdout" if slot < 5 else "val" if slot < 8 else "train"
         if kind in SCORED_ONLY_KINDS:
             part = "holdout"
-        out.append(Page(key, kind, part, sources._page("wcxb-dev", row["id"])))
+        out.append(Page(key, kind, part, sources._page("wcxb-dev", row["id"]), url=row["url"]))
     return out
 
 
@@ -105,9 +106,11 @@ def generated_pages() -> list[Page]:
 
 
 def _code_version() -> str:
-    # The features read every article method's output (the consensus).
+    # The features read every article method's output (the consensus), and
+    # the pages' addresses as this module and ``sources`` give them.
     digest = hashlib.sha1()
-    for path in sorted((ROOT / "extractors").rglob("*.py")):
+    code = [*(ROOT / "extractors").rglob("*.py"), Path(__file__), Path(sources.__file__)]
+    for path in sorted(code):
         digest.update(path.read_bytes())
     return digest.hexdigest()[:12]
 
@@ -121,13 +124,13 @@ def _measure(page: Page) -> list[float] | None:
         assert page.path is not None
         with gzip.open(page.path, "rb") as fh:
             html, _ = decode_html(fh.read())
-    doc = as_document(html)
+    doc = as_document(html, page.url)
     params = dom.Params()
     if dom._other(doc, params) is not None:
         return None
-    cetd = voter(doc, "cetd")  # as auto and classify() measure it
+    cetd = voter(doc, "cetd", page.url)  # as auto and classify() measure it
     main_chars = len("".join(cetd.text.split())) if cetd else 0
-    return dom.features(doc, main_chars, consensus_signals(doc), params)
+    return dom.features(doc, main_chars, consensus_signals(doc, page.url), params)
 
 
 def measure_all(items: Sequence[Page], workers: int = 2) -> dict[str, list[float] | None]:

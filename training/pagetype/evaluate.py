@@ -75,7 +75,7 @@ def _dom(parts: Sequence[str]) -> dict[str, tuple[str, float]]:
         if split.get(sample.key) not in parts:
             continue
         html, _ = decode_html(sample.html_bytes())
-        result = classify(html)
+        result = classify(html, sample.url)
         out[sample.key] = (str(result.page_type), float(result.list_probability))
     return out
 

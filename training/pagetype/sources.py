@@ -51,6 +51,7 @@ class Sample:
     origin: str  # dataset name, "synthetic" or "demo"
     real: bool
     path: str | None = None  # a .html.gz page on disk, for real pages
+    url: str | None = None  # the page's address, where the dataset has one
 
     def html_bytes(self) -> bytes:
         assert self.path is not None
@@ -87,11 +88,14 @@ def real_samples() -> Iterator[Sample]:
     lists = [r for r in wcxb if r["page_type"] in WCXB_LIST_TYPES]
     for row in lists + rng.sample(articles, WCXB_ARTICLES):
         label = "list" if row["page_type"] in WCXB_LIST_TYPES else "article"
-        yield Sample(f"wcxb-dev/{row['id']}", label, "wcxb-dev", True, _page("wcxb-dev", row["id"]))
+        path = _page("wcxb-dev", row["id"])
+        yield Sample(f"wcxb-dev/{row['id']}", label, "wcxb-dev", True, path, row["url"])
     for name, count in ARTICLE_SAMPLES.items():
         rows = [r for r in _rows(name) if r.get("kind", "article") == "article"]
         for row in rng.sample(rows, min(count, len(rows))):
-            yield Sample(f"{name}/{row['id']}", "article", name, True, _page(name, row["id"]))
+            yield Sample(
+                f"{name}/{row['id']}", "article", name, True, _page(name, row["id"]), row.get("url")
+            )
 
 
 def make_split(samples: list[Sample]) -> dict[str, str]:
