@@ -14,6 +14,7 @@ from __future__ import annotations
 import itertools
 import re
 from collections.abc import Collection
+from functools import lru_cache
 
 from .dates import DATE_IN_TEXT
 from .text import collapse_ws
@@ -433,6 +434,9 @@ def _chars(line: str) -> int:
     return len(line) - line.count(" ")
 
 
+# The candidates' texts share most of their lines, and auto cleans several of
+# them (and the winner again): a bounded per-process cache of a pure function.
+@lru_cache(maxsize=16384)
 def is_boilerplate(line: str) -> bool:
     """Whether a line is generic page furniture, not article text: a short
     one by any rule below; a copyright notice, a breadcrumb trail, a note
