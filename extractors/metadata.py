@@ -79,6 +79,8 @@ _DATE_META = (
 )
 # A class or id word naming a date's box ("post-date", "published"; not "update").
 _DATE_BOX = re.compile(r"(?:^|[-_])(?:date|published|pubdate|posted-?on|timestamp|dateline)$", re.I)
+# What every such mark holds: a cheap first cut of a page's named boxes.
+_MAY_MARK_DATE = re.compile(r"date|published|posted|timestamp", re.I)
 # A meta name for the publish date that _DATE_META does not list.
 _PUBLISH_KEY = re.compile(r"publish(?!er)|pub_?date", re.I)
 # Dates of the last change: a publish date only when the page gives no other.
@@ -174,6 +176,8 @@ _TEMPLATE_VALUE = re.compile(
 )
 _AUTHOR_NAME_MARK = re.compile(r"author[-_]*name", re.I)
 _BYLINE_MARK = re.compile(r"(?:[a-z]+[-_]+)*(?:author|byline)$", re.I)
+# What both marks hold: a cheap first cut of a page's named boxes.
+_MAY_MARK_AUTHOR = re.compile(r"author|byline", re.I)
 # What a byline box shows when it names no one.
 MAX_NAME_WORDS = 6  # an author's name is at most this many words
 _NOT_NAMES = frozenset({"author", "the author", "about the author", "post", "posts", "by", "admin",
@@ -637,10 +641,10 @@ def find_published(
 def _box_date(doc: Document, now: datetime | None) -> str | None:
     """The date in the first box its class or id calls a date ("post-date",
     "entry-date", "published"), not a comment's."""
-    for el in doc.body.iter():
-        if not isinstance(el.tag, str):
+    for el, named in itertools.chain([(doc.body, marks(doc.body))], named_boxes(doc)):
+        if not _MAY_MARK_DATE.search(named):
             continue
-        words = marks(el).split()
+        words = named.split()
         if any(_DATE_BOX.search(w) and "comment" not in w.lower() for w in words):
             text = collapse_ws(text_content(el))
             if len(text) <= 80 and (iso := find_datetime(text, now)):
@@ -791,7 +795,8 @@ def find_author(
             return name
     # Only a box with a class or id can be named for its author.
     boxes: dict[int, etree._Element] = {}  # the first box of each kind
-    for el in itertools.chain([doc.body], (el for el, _ in named_boxes(doc))):
+    named_author = (el for el, words in named_boxes(doc) if _MAY_MARK_AUTHOR.search(words))
+    for el in itertools.chain([doc.body], named_author):
         if (kind := _author_box(el)) and kind not in boxes and el not in marked:
             boxes[kind] = el
     named = _author_name(boxes[NAME_BOX]) if NAME_BOX in boxes else None
