@@ -1494,7 +1494,7 @@ def _descriptions(doc: Document) -> set[str]:
 
 
 def _summary_key(text: str) -> str:
-    return collapse_ws(text).strip().rstrip(".…").strip()
+    return collapse_ws(text).rstrip(".…").rstrip()
 
 
 def _with_standfirst(doc: Document, node: Any, text: str, p: Params) -> str | None:
@@ -1520,11 +1520,9 @@ def _with_standfirst(doc: Document, node: Any, text: str, p: Params) -> str | No
             return None
         if not any(abs(st.text_len - n) <= 3 for n in wanted.values()):
             continue
-        line = text_content(el)
-        if _summary_key(line) in wanted:
-            if _summary_key(line) in collapse_ws(text):
-                return None
-            return "\n".join([*text_lines(el), text])
+        key = _summary_key(text_content(el))
+        if key in wanted:
+            return None if key in collapse_ws(text) else "\n".join([*text_lines(el), text])
     return None
 
 
