@@ -314,7 +314,7 @@ _EUROPEAN = re.compile(
     r"^\W*("
     r"teilen( sie)?( dies| diesen (artikel|beitrag))?( mit)?|gefällt mir|"
     r"(jetzt|artikel|beitrag) teilen|mit freunden teilen|sharen mit|"
-    r"(gefällt mir|like) (lade|wird geladen|loading)\W*|"
+    r"(gefällt mir|liken?) (lade|wird geladen|loading)\W*|"
     r"zurück( zur (übersicht|listenansicht|startseite))?|weiterlesen|mehr themen|schon gelesen\?|"
     r"(war|ist) (der|dieser) (artikel|beitrag) (nützlich|hilfreich)\?|"
     r"(keine kommentare )?kommentare sind geschlossen|\(?noch keine bewertungen\)?|"

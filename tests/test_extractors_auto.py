@@ -530,6 +530,7 @@ def test_share_related_and_comment_lines_of_european_languages_are_boilerplate()
         "Teilen mit:",
         "Gefällt mir:",
         "Gefällt mir Wird geladen...",
+        "Liken Lade …",
         "Beitrag teilen",
         "zurück zur Listenansicht",
         "War der Artikel nützlich?",
