@@ -1099,10 +1099,27 @@ def row_line(cells: list[str]) -> str:
     return line if line.strip("| ") else ""
 
 
+# The blocks whose lines a line's kind names (see ``text_lines``' ``kinds``):
+# a heading's level, a list item's list and depth, a quotation.
+_KIND_TAGS = HEADING_TAGS | {"li", "blockquote"}
+
+
+def _kind_of(node: etree._Element) -> str:
+    """A block's kind: "h2", "ul1" / "ol2" (a list item: its list, how many
+    items hold it, itself included), "quote"."""
+    tag = node.tag
+    if tag == "li":
+        items = sum(1 for _ in node.iterancestors("li")) + 1
+        listed = next(node.iterancestors("ol", "ul"), None)
+        return f"{'ol' if listed is not None and listed.tag == 'ol' else 'ul'}{items}"
+    return "quote" if tag == "blockquote" else tag
+
+
 def text_lines(
     el: etree._Element,
     skip: frozenset[etree._Element] | set[etree._Element] | None = None,
     limit: int | None = None,
+    kinds: list[str] | None = None,
 ) -> list[str]:
     """Text of a subtree as lines: a new line at every block tag and ``<br>``,
     a block of preformatted text on one line (see ``text.PRE_BREAK``), a
@@ -1111,18 +1128,38 @@ def text_lines(
     ``skip`` holds elements whose subtree (not tail) is left out — the way
     pruning algorithms render their result without mutating the shared tree.
     ``limit`` (at least 0): only the first lines, rendered no further.
+    ``kinds``, when given, gets each line's kind, for output with markup: a
+    heading's tag ("h2"), a list item's first line ("ul1", "ol2": see
+    ``_kind_of``) and its next ones ("ul1+"), a line in a quotation
+    ("quote"), preformatted text ("pre"), a data row ("row"); "" for any
+    other line.
     """
     lines: list[str] = []
     current: list[str] = []
     preformatted = 0  # open <pre> and the like
     row: etree._Element | None = None  # the table row being written on one line
     cells: list[str] = []
+    # The open blocks of a kind, innermost last: [element, kind, lines so far].
+    blocks: list[list[Any]] = []
+
+    def kind() -> str:
+        if preformatted:
+            return "pre"
+        if not blocks:
+            return ""
+        block = blocks[-1]
+        block[2] += 1
+        if block[1][0] in "uo" and block[2] > 1:  # a list item's first line carries its mark
+            return block[1] + "+"
+        return block[1]
 
     def flush() -> None:
         if current:
             text = "".join(current)
             if line := preformatted_text(text) if preformatted else collapse_ws(clean_text(text)):
                 lines.append(line)
+                if kinds is not None:
+                    kinds.append(kind())
             current.clear()
 
     if not isinstance(el.tag, str):
@@ -1155,6 +1192,8 @@ def text_lines(
             elif tag in BLOCK_TAGS:
                 flush()
                 preformatted += tag in PREFORMATTED_TAGS
+                if kinds is not None and tag in _KIND_TAGS:
+                    blocks.append([node, _kind_of(node), 0])
             if node.text:
                 current.append(node.text)
             continue
@@ -1163,6 +1202,8 @@ def text_lines(
         elif node is row:
             if line := row_line(cells):
                 lines.append(line)
+                if kinds is not None:
+                    kinds.append("row")
             row = None
             current.clear()
         elif row is not None:
@@ -1172,7 +1213,11 @@ def text_lines(
         elif node.tag in BLOCK_TAGS:
             flush()
             preformatted -= node.tag in PREFORMATTED_TAGS
+            if blocks and blocks[-1][0] is node:
+                blocks.pop()
         if node is not el and node.tail:
             current.append(node.tail)
     flush()
+    if limit is not None and kinds is not None:
+        del kinds[limit:]
     return lines if limit is None else lines[:limit]
