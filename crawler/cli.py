@@ -1,7 +1,7 @@
 """The ``sitesift`` command.
 
     sitesift crawl sites.txt [--db URL] [-O out.jsonl] [-s NAME=VALUE] ...
-    sitesift extract FILE_OR_URL [--method NAME] [--url URL] [--json]
+    sitesift extract FILE_OR_URL [--method NAME] [--url URL] [--json | --markdown]
     sitesift export --format jsonl|json|csv|markdown --output PATH [filters] [--db URL]
     sitesift status [--db URL] [--failures [N]]
     sitesift schedule add NAME --sites FILE (--cron EXPR | --every 6h) [--db URL]
@@ -508,6 +508,11 @@ def cmd_extract(args: argparse.Namespace) -> int:
                      fetched_at=datetime.now(UTC))  # fmt: skip
     if args.json:
         output = json.dumps(result.to_dict(), ensure_ascii=False, indent=2) + "\n"
+    elif args.markdown:
+        from extractors.markdown import line_kinds, markdown_heading, to_markdown
+
+        output = f"{markdown_heading(result.title)}\n\n" if result.title else ""
+        output += to_markdown(result.text, line_kinds(doc, result.text)) + "\n"
     else:
         output = f"{result.title}\n\n" if result.title else ""
         output += f"{result.text}\n"
@@ -724,7 +729,14 @@ def build_parser(parser_class: type[argparse.ArgumentParser] = argparse.Argument
         metavar="FILE",
         help="a page of the same template, for --method layout",
     )
-    ext.add_argument("--json", action="store_true", help="print the whole result as JSON")
+    shown = ext.add_mutually_exclusive_group()
+    shown.add_argument("--json", action="store_true", help="print the whole result as JSON")
+    shown.add_argument(
+        "--markdown",
+        action="store_true",
+        help="print the title and text as Markdown, with the page's headings, lists, "
+        "quotations, tables and code marked up",
+    )
     ext.add_argument(
         "--render",
         action="store_true",

@@ -30,7 +30,9 @@ from urllib.parse import unquote, urlsplit
 
 from sqlalchemy import Connection, Engine, Select, and_, exists, func, or_, select
 
-from .schema import articles, as_utc, list_records, pages
+from extractors.markdown import from_markdown, line_kinds, markdown_heading, to_markdown
+
+from .schema import articles, as_utc, decompress_html, list_records, pages
 
 FORMATS = ("jsonl", "json", "csv", "markdown")
 FIELDS = (
@@ -154,14 +156,22 @@ def count(engine: Engine, flt: ExportFilter) -> int:
         ).scalar_one()
 
 
-def iter_articles(engine: Engine, flt: ExportFilter) -> Iterator[dict[str, Any]]:
+def iter_articles(
+    engine: Engine, flt: ExportFilter, with_html: bool = False
+) -> Iterator[dict[str, Any]]:
     """Matching articles as dicts, oldest first, streamed; a multi-page
-    article's text holds its pages in order (pipelines/parts.py)."""
+    article's text holds its pages in order (pipelines/parts.py).
+    ``with_html``: each also has its page's stored HTML (``html``), which a
+    Markdown export reads the text's headings and lists from."""
     stmt = query(flt).add_columns(articles.c.next_page).order_by(articles.c.id)
+    if with_html:
+        stmt = stmt.add_columns(pages.c.html_zlib)
     with engine.connect() as conn, engine.connect() as parts:
         result = conn.execution_options(yield_per=_BATCH).execute(stmt)
         for row in result:
             record = dict(row._mapping)
+            if with_html:
+                record["html"] = decompress_html(record.pop("html_zlib"))
             if record.pop("next_page"):
                 record["text"] = _joined_text(parts, record["url"], record["text"])
             elif record["text"] is None and record["duplicate_of"]:  # an exact copy keeps none
@@ -286,69 +296,35 @@ def markdown_path(root: Path, record: dict[str, Any]) -> Path:
     return root / site / (f"{slug}-{digest}.md" if slug else f"{digest}.md")
 
 
-# What Markdown would read as markup in a line of crawled text: a backslash,
-# code, emphasis, links, HTML and autolinks, strikethrough (GFM), an entity.
-_MD_INLINE = re.compile(r"[\\`*_\[\]<~]|&(?=#?\w+;)")
-# ...and at a line's start: a heading, a quote, a list item or a rule, a
-# setext underline, a numbered item ("2024. A year" -> "2024\. A year").
-_MD_LEADING = re.compile(r"^( {0,3})(?:[#>+=-]|\d{1,9}(?=[.)](?:\s|$)))")
-_MD_ESCAPED = re.compile(r"\\(.)")
-
-
-def _escape_leading(m: re.Match[str]) -> str:
-    """A backslash before a line's leading markup character; after the
-    number of a numbered item, before its "." or ")"."""
-    indent, mark = m.group(1), m.group(0)[len(m.group(1)) :]
-    return f"{indent}{mark}\\" if mark[0].isdigit() else f"{indent}\\{mark}"
-
-
-def _is_code_line(line: str) -> bool:
-    """Indented by 4 spaces or a tab: Markdown shows it as code, as it is
-    (backslashes included), so it is written unescaped."""
-    return line.startswith(("    ", "\t"))
-
-
-def escape_markdown(line: str, leading: bool = True) -> str:
-    """A line of plain text that Markdown shows as written: each character it
-    would read as markup gets a backslash (``leading``: also those that only
-    mark up at the start of a line). :func:`unescape_markdown` undoes it."""
-    if _is_code_line(line):
-        return line
-    line = _MD_INLINE.sub(lambda m: "\\" + m.group(0), line)
-    if leading:
-        line = _MD_LEADING.sub(_escape_leading, line)
-    return line
-
-
-def unescape_markdown(line: str) -> str:
-    """The text :func:`escape_markdown` wrote ``line`` from."""
-    return line if _is_code_line(line) else _MD_ESCAPED.sub(r"\1", line)
-
-
-def _heading(title: str) -> str:
-    """The title as a Markdown heading line; a "#" ending it is escaped too
-    (Markdown drops a heading's closing run of "#": "C #" would show "C")."""
-    text = escape_markdown(title, leading=False)
-    return f"# {text[:-1]}\\#" if text.endswith("#") else f"# {text}"
-
-
 def markdown_document(record: dict[str, Any]) -> str:
     """Front matter (YAML; values JSON-quoted, which YAML reads) and the text,
     a blank line between its lines: each is a paragraph, a heading, a list
     item, a table row or a code line, and Markdown joins lines that only a
-    newline parts into one paragraph. The text is anyone's words, so what
-    Markdown would read as markup in it is escaped (:func:`escape_markdown`):
-    a line "# 1" stays a line, "<script>" stays text."""
+    newline parts into one paragraph. With the stored page (``html``), its
+    headings, list items, quotations, tables and code are marked up as the
+    page marks them (``extractors.markdown``). The text is anyone's words, so
+    what Markdown would read as markup in it is escaped: a line "# 1" stays
+    a line, "<script>" stays text."""
     lines = ["---"]
     for name in FIELDS:
         if name != "text":
             lines.append(f"{name}: {json.dumps(record.get(name), ensure_ascii=False)}")
     lines.append("---")
     title = record.get("title")
-    body = f"{_heading(title)}\n\n" if title else ""
+    body = f"{markdown_heading(title)}\n\n" if title else ""
     text = (record.get("text") or "").strip()
-    body += "\n\n".join(escape_markdown(line) for line in text.split("\n")) + "\n"
+    body += to_markdown(text, _kinds(record, text)) + "\n"
     return "\n".join(lines) + "\n\n" + body
+
+
+def _kinds(record: dict[str, Any], text: str) -> list[str] | None:
+    """What each line of the article's text is on its stored page (a heading,
+    a list item...: ``extractors.markdown.line_kinds``); None without the page."""
+    if not text or not (html := record.get("html")):
+        return None
+    from extractors.document import Document
+
+    return line_kinds(Document(html, url=record["url"]), text)
 
 
 def write_markdown(
@@ -444,9 +420,8 @@ def read_markdown(path: Path) -> dict[str, Any]:
         record[name] = json.loads(value)
     body = body.lstrip("\n")
     if record.get("title"):
-        body = body.removeprefix(f"{_heading(record['title'])}\n\n")
-    lines = body.rstrip("\n").split("\n\n")
-    record["text"] = "\n".join(unescape_markdown(line) for line in lines) or None
+        body = body.removeprefix(f"{markdown_heading(record['title'])}\n\n")
+    record["text"] = "\n".join(from_markdown(body.rstrip("\n"))) or None
     return record
 
 
@@ -476,7 +451,11 @@ def export(
     if excel and fmt != "csv":
         raise ValueError("excel is for CSV only")
     total = (count_records if records else count)(engine, flt)
-    rows = (iter_records if records else iter_articles)(engine, flt)
+    rows = (
+        iter_records(engine, flt)
+        if records
+        else iter_articles(engine, flt, with_html=fmt == "markdown")
+    )
     fields = RECORD_FIELDS if records else FIELDS
     done = 0
 

@@ -335,6 +335,20 @@ def test_extract_method_names_ignore_case_and_layout_alone_says_what_it_lacks(
     assert "without --reference has no template to remove" in proc.stderr
 
 
+def test_extract_prints_markdown_with_the_pages_structure(tmp_path: Path) -> None:
+    page = tmp_path / "page.html"
+    para = "The council met on Tuesday and voted on the new budget for the parks. "
+    page.write_text(f"<html><head><title>Budget | Ledger</title></head><body><article>"
+                    f"<h1>Budget</h1><p>{para * 3}</p><ul>"
+                    f"<li>{para}</li><li># {para}</li></ul></article></body></html>")  # fmt: skip
+    proc = sitesift("extract", str(page), "--markdown")
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.startswith("# Budget\n\n" + para * 2)
+    assert proc.stdout.endswith(f"\n\n- {para.strip()}\n\n- \\# {para.strip()}\n")
+    proc = sitesift("extract", str(page), "--markdown", "--json")
+    assert_clean_error(proc, "not allowed with argument")
+
+
 @pytest.mark.parametrize(
     ("when", "words"),
     [

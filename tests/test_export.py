@@ -20,17 +20,16 @@ from scrapy.exceptions import DropItem
 from scrapy.utils.test import get_crawler
 
 from crawler.items import Outcome, PageItem
+from extractors.markdown import escape_markdown, unescape_markdown
 from pipelines.dedup import DedupPipeline
 from pipelines.export import (
     FIELDS,
     ExportFilter,
-    escape_markdown,
     export,
     iter_articles,
     markdown_document,
     markdown_path,
     read_markdown,
-    unescape_markdown,
 )
 from pipelines.schema import connect
 from pipelines.store import StorePipeline
@@ -426,6 +425,7 @@ HOSTILE_LINES = [
     "- not a list item",
     "2024. The year it began",
     "> not a quote",
+    "| not | a table row |",
     "---",
     "Prices *fell* by 5_000 [see](http://evil.test) <script>alert(1)</script> ~~cut~~",
     r"C:\Users\me\*.txt and AT&T &amp; co",
@@ -450,7 +450,7 @@ def test_markdown_shows_crawled_text_as_written(tmp_path: Path) -> None:
     path = tmp_path / "x.md"
     path.write_text(markdown_document(record), encoding="utf-8")
     body = path.read_text(encoding="utf-8").split("---\n", 2)[2]
-    md = MarkdownIt("commonmark").enable("strikethrough")
+    md = MarkdownIt("commonmark").enable(["strikethrough", "table"])
     tokens = md.parse(body)
     kinds = {t.type for t in tokens}
     assert kinds <= {"heading_open", "heading_close", "paragraph_open", "paragraph_close",
@@ -567,3 +567,68 @@ def test_the_records_of_list_pages_are_exported(db_url: str, tmp_path: Path) -> 
     refused = _export("--db", db_url, "--records", "-o", str(tmp_path / "md"), "--format",
                       "markdown")  # fmt: skip
     assert refused.returncode == 2 and "not markdown" in refused.stderr
+
+
+STRUCTURED = """<html><head><title>Bridge repairs</title></head><body>
+<nav><a href="/">Home</a> <a href="/news/">News</a></nav>
+<article><h1>Bridge repairs</h1>
+<p>The Mill Street bridge will close two of its four lanes for repairs from Monday,
+the city said.</p>
+<h2>What changes for commuters</h2>
+<ul><li>Buses take the north road around the river, adding about ten minutes to each trip.
+<ul><li>Route 5 moves to Elm Street for the duration of the works.</li></ul></li>
+<li>Cyclists can still cross on the footpath, which stays open at all hours.</li></ul>
+<ol><li>Check the detour map before leaving home in the morning.</li></ol>
+<blockquote><p>We know this is a pain for everyone who drives to work, said the mayor.
+</p></blockquote>
+<pre>closed:  07:00-19:00
+  detour: north road</pre>
+<table><tr><th>Day</th><th>Lanes open</th></tr><tr><td>Mon</td><td>2</td></tr></table>
+<p>- This line only looks like a list item, and # this like a heading.</p>
+</article></body></html>"""
+
+
+def test_markdown_marks_up_headings_lists_quotes_code_and_tables_of_the_stored_page(
+    db_url: str, tmp_path: Path
+) -> None:
+    """The exported file shows the page's structure to a real Markdown
+    renderer (CommonMark with GFM tables), and reads back as the text."""
+    from markdown_it import MarkdownIt
+
+    from extractors import extract
+
+    page = "http://en.test/news/2024/bridge.html"
+    text = extract(STRUCTURED, url=page).text
+    crawler = get_crawler(Spider, {"SITESIFT_DB": db_url})
+    crawler.spider = Spider(name="site")
+    store = StorePipeline.from_crawler(crawler)
+    store.flush_seconds = 0
+    store.open_spider(crawler.spider)
+    fetched = datetime(2024, 7, 1, tzinfo=UTC).isoformat()
+    item = PageItem(url=page, site="en.test", status=200, html=STRUCTURED, text=text,
+                    title="Bridge repairs", page_type="article", fetched_at=fetched)  # fmt: skip
+    store.process_item(item)
+    store.close_spider()
+    engine = connect(db_url)
+    assert export(engine, "markdown", str(tmp_path / "md")) == 1
+    engine.dispose()
+    [path] = (tmp_path / "md").rglob("*.md")
+    body = path.read_text(encoding="utf-8").split("---\n", 2)[2]
+    tokens = MarkdownIt("commonmark").enable("table").parse(body)
+    kinds = [t.type for t in tokens]
+    headings = [(t.tag, tokens[i + 1].content) for i, t in enumerate(tokens)
+                if t.type == "heading_open"]  # fmt: skip
+    assert headings == [("h1", "Bridge repairs"), ("h2", "What changes for commuters")]
+    assert kinds.count("bullet_list_open") == 2  # the list and the one nested in it
+    assert "ordered_list_open" in kinds and "blockquote_open" in kinds
+    assert [t.content for t in tokens if t.type == "fence"] == [
+        "closed:  07:00-19:00\n  detour: north road\n"
+    ]
+    cells = [
+        tokens[i + 1].content for i, t in enumerate(tokens) if t.type in ("th_open", "td_open")
+    ]
+    assert cells == ["Day", "Lanes open", "Mon", "2"]
+    last = [tokens[i + 1] for i, t in enumerate(tokens) if t.type == "paragraph_open"][-1]
+    shown = "".join(c.content for c in last.children)
+    assert shown == "- This line only looks like a list item, and # this like a heading."
+    assert read_markdown(path)["text"] == text
