@@ -254,8 +254,9 @@ class Params:
     # between the same two consecutive lines of the chosen output is put
     # back there: the chosen method dropped it inside the body (CETD's link
     # density drops a paragraph with several inline links). A block of code
-    # (several preformatted lines) needs one: jusText and boilerpipe drop
-    # code, which is no prose, from a tutorial or a manual. 0 turns it off.
+    # (several preformatted lines, however short; not a gutter of line
+    # numbers) needs one: jusText, boilerpipe and SCEDD drop code, which is
+    # no prose, from a tutorial or a manual. 0 turns it off.
     gap_candidates: int = 2
     gap_min_chars: int = LONG_LINE_CHARS
     # The body's headline is looked for in it and this many ancestors up.
@@ -932,10 +933,12 @@ def _with_gaps(text: str, results: dict[str, Result], chosen: str, p: Params) ->
                 continue
             if after is not None and i == after + 1:
                 for j, extra in enumerate(dict.fromkeys(run)):
-                    if nonspace_len(extra) >= p.gap_min_chars:
-                        # A block of code (several preformatted lines) inside
-                        # the body: prose methods drop it, one holding it is enough.
-                        votes[after, extra] += p.gap_candidates if PRE_BREAK in extra else 1
+                    # A block of code (several preformatted lines) inside the
+                    # body, however short: prose methods drop it, one holding
+                    # it is enough (not a listing's gutter of line numbers).
+                    code = PRE_BREAK in extra and not "".join(extra.split()).isdigit()
+                    if code or nonspace_len(extra) >= p.gap_min_chars:
+                        votes[after, extra] += p.gap_candidates if code else 1
                         order.setdefault((after, extra), j)
             after, run = i, []
     gaps: dict[int, list[str]] = {}

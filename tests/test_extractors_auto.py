@@ -840,6 +840,12 @@ def test_a_paragraph_two_others_hold_inside_the_body_is_put_back() -> None:
     with_code = [*PARAS[:2], code, *PARAS[2:]]
     one = {"cetd": Result(text=body), "layout": Result(text="\n".join(with_code))}
     assert _with_gaps(body, one, "cetd", Params()).split("\n") == with_code
+    # ...however short (two commands: a paragraph's length is no test of code),
+    # but not a listing's gutter of line numbers.
+    for block, kept in ((f"pip install x{PRE_BREAK}x serve", True), (f" 1{PRE_BREAK} 2", False)):
+        lines = [*PARAS[:2], block, *PARAS[2:]]
+        one = {"cetd": Result(text=body), "layout": Result(text="\n".join(lines))}
+        assert _with_gaps(body, one, "cetd", Params()).split("\n") == (lines if kept else PARAS)
 
 
 def test_a_body_that_three_candidates_or_two_on_one_node_go_on_past_is_extended() -> None:
