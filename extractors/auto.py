@@ -60,6 +60,7 @@ from .classify import (
 )
 from .document import (
     HEADING_TAGS,
+    PREFORMATTED_TAGS,
     Document,
     absolute_url,
     as_document,
@@ -254,7 +255,7 @@ class Params:
     # between the same two consecutive lines of the chosen output is put
     # back there: the chosen method dropped it inside the body (CETD's link
     # density drops a paragraph with several inline links). A block of code
-    # (several preformatted lines, however short; not a gutter of line
+    # (a ``<pre>`` of one line or more, however short; not a gutter of line
     # numbers) needs one: jusText, boilerpipe and SCEDD drop code, which is
     # no prose, from a tutorial or a manual. 0 turns it off.
     gap_candidates: int = 2
@@ -907,9 +908,16 @@ def _with_lead(text: str, results: dict[str, Result], chosen: str, p: Params) ->
     return "\n".join([*best, text]) if best else text
 
 
-def _with_gaps(text: str, results: dict[str, Result], chosen: str, p: Params) -> str:
+def _with_gaps(
+    text: str,
+    results: dict[str, Result],
+    chosen: str,
+    p: Params,
+    code: frozenset[str] = frozenset(),
+) -> str:
     """The chosen output with the paragraphs other candidates agree lie
-    between two of its consecutive lines (see ``Params.gap_candidates``)."""
+    between two of its consecutive lines (see ``Params.gap_candidates``);
+    ``code``: lines that are a block of code of their own on the page."""
     if not p.gap_candidates:
         return text
     lines = text.split("\n")
@@ -936,9 +944,11 @@ def _with_gaps(text: str, results: dict[str, Result], chosen: str, p: Params) ->
                     # A block of code (several preformatted lines) inside the
                     # body, however short: prose methods drop it, one holding
                     # it is enough (not a listing's gutter of line numbers).
-                    code = PRE_BREAK in extra and not "".join(extra.split()).isdigit()
-                    if code or nonspace_len(extra) >= p.gap_min_chars:
-                        votes[after, extra] += p.gap_candidates if code else 1
+                    is_code = (PRE_BREAK in extra or extra in code) and not "".join(
+                        extra.split()
+                    ).isdigit()
+                    if is_code or nonspace_len(extra) >= p.gap_min_chars:
+                        votes[after, extra] += p.gap_candidates if is_code else 1
                         order.setdefault((after, extra), j)
             after, run = i, []
     gaps: dict[int, list[str]] = {}
@@ -954,11 +964,22 @@ def _with_gaps(text: str, results: dict[str, Result], chosen: str, p: Params) ->
     return "\n".join(out)
 
 
-def _completed(text: str, results: dict[str, Result], name: str, p: Params) -> str:
+def _completed(doc: Document, text: str, results: dict[str, Result], name: str, p: Params) -> str:
     """Candidate ``name``'s output ``text`` with the lead and the inner
     paragraphs the others hold and it dropped (:func:`_with_lead`,
     :func:`_with_gaps`)."""
-    return _with_gaps(_with_lead(text, results, name, p), results, name, p)
+    return _with_gaps(_with_lead(text, results, name, p), results, name, p, _code_lines(doc))
+
+
+def _code_lines(doc: Document) -> frozenset[str]:
+    """The page's blocks of preformatted text of one line (a command), as
+    lines of an output."""
+
+    def compute() -> frozenset[str]:
+        blocks = (text_lines(pre) for pre in doc.body.iter(*PREFORMATTED_TAGS))
+        return frozenset(b[0] for b in blocks if len(b) == 1 and PRE_BREAK not in b[0])
+
+    return doc.derived("auto.code_lines", compute)
 
 
 # A box named for readers' comments as a word of its own ("comments",
@@ -1356,7 +1377,7 @@ def _route(
         p.thread_posts and _optional(thread_posts, doc, results[chosen].node, article_text)
     ):
         chosen, article_text = extended, results[extended].text
-    text = _completed(article_text, results, chosen, p)
+    text = _completed(doc, article_text, results, chosen, p)
     method, node = f"{METHOD}:{chosen}", results[chosen].node
     if p.numbered_parts and (parts := _optional(numbered_parts, doc, node)):
         text = _with_parts(text, node, parts)
@@ -1373,11 +1394,11 @@ def _route(
         node, lines = found
         text, method = "\n".join(lines), f"{METHOD}:sections"
     if (declared := _optional(_declared_choice, doc, text, results, p)) is not None:
-        text = _completed(results[declared].text, results, declared, p)
+        text = _completed(doc, results[declared].text, results, declared, p)
         method, node = f"{METHOD}:{declared}", results[declared].node
     elif (described := _optional(_described_choice, doc, url, text, results, p)) is not None:
         name, found = described
-        text = _completed(found.text, results, name, p)
+        text = _completed(doc, found.text, results, name, p)
         method, node = f"{METHOD}:{name}", found.node
     if p.thread_posts and (posts := _optional(thread_posts, doc, node, text)) is not None:
         node = posts[0].getparent()

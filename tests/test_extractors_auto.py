@@ -848,6 +848,20 @@ def test_a_paragraph_two_others_hold_inside_the_body_is_put_back() -> None:
         assert _with_gaps(body, one, "cetd", Params()).split("\n") == (lines if kept else PARAS)
 
 
+def test_a_short_tutorial_keeps_its_commands() -> None:
+    """SCEDD, taken on a short page, drops a short code block between the
+    paragraphs; the candidates holding it put it back, one line or several."""
+    intro = "Install the package from the index first; it needs Python 3.11 or later."
+    after = "The server then listens on port 8080 until you stop it, and logs every request."
+    for code in ("pip install x", "pip install x\nx serve --port 8080"):
+        page = (f"<html><head><title>Serving files</title></head><body><nav><a href=/>Home</a>"
+                f"</nav><article><h1>Serving files</h1><p>{intro}</p><pre>{code}</pre>"
+                f"<p>{after}</p></article></body></html>")  # fmt: skip
+        assert extract(page).text == f"{intro}\n{code}\n{after}"
+        off = extract(page, gap_candidates=0).text
+        assert code not in off and intro in off
+
+
 def test_a_body_that_three_candidates_or_two_on_one_node_go_on_past_is_extended() -> None:
     from extractors.auto import _extended
 
