@@ -257,7 +257,9 @@ class Params:
     # density drops a paragraph with several inline links). A block of code
     # (a ``<pre>`` of one line or more, however short; not a gutter of line
     # numbers) needs one: jusText, boilerpipe and SCEDD drop code, which is
-    # no prose, from a tutorial or a manual. 0 turns it off.
+    # no prose, from a tutorial or a manual. A list item of the page (not a
+    # link's: ``_item_lines``) counts however short, as two others agree on
+    # it: "The plan includes:" and its items. 0 turns it off.
     gap_candidates: int = 2
     gap_min_chars: int = LONG_LINE_CHARS
     # The body's headline is looked for in it and this many ancestors up.
@@ -914,6 +916,7 @@ def _with_gaps(
     chosen: str,
     p: Params,
     code: frozenset[str] = frozenset(),
+    items: frozenset[str] = frozenset(),
 ) -> str:
     """The chosen output with the paragraphs other candidates agree lie
     between two of its consecutive lines (see ``Params.gap_candidates``);
@@ -947,7 +950,7 @@ def _with_gaps(
                     is_code = (PRE_BREAK in extra or extra in code) and not "".join(
                         extra.split()
                     ).isdigit()
-                    if is_code or nonspace_len(extra) >= p.gap_min_chars:
+                    if is_code or extra in items or nonspace_len(extra) >= p.gap_min_chars:
                         votes[after, extra] += p.gap_candidates if is_code else 1
                         order.setdefault((after, extra), j)
             after, run = i, []
@@ -964,11 +967,32 @@ def _with_gaps(
     return "\n".join(out)
 
 
-def _completed(doc: Document, text: str, results: dict[str, Result], name: str, p: Params) -> str:
+def _completed(
+    doc: Document, text: str, results: dict[str, Result], name: str, p: Params, items: bool = True
+) -> str:
     """Candidate ``name``'s output ``text`` with the lead and the inner
-    paragraphs the others hold and it dropped (:func:`_with_lead`,
-    :func:`_with_gaps`)."""
-    return _with_gaps(_with_lead(text, results, name, p), results, name, p, _code_lines(doc))
+    paragraphs, code and (``items``) list items the others hold and it
+    dropped (:func:`_with_lead`, :func:`_with_gaps`)."""
+    listed = _item_lines(doc) if items else frozenset()
+    return _with_gaps(
+        _with_lead(text, results, name, p), results, name, p, _code_lines(doc), listed
+    )
+
+
+def _item_lines(doc: Document) -> frozenset[str]:
+    """The lines of the page's list items that are no links (a list in the
+    text, not a menu or related links)."""
+
+    def compute() -> frozenset[str]:
+        stats = doc.stats
+        return frozenset(
+            line
+            for li in doc.body.iter("li")
+            if (st := stats.get(li)) and st.text_len and st.link_density < 0.5
+            for line in text_lines(li)[:1]
+        )
+
+    return doc.derived("auto.item_lines", compute)
 
 
 def _code_lines(doc: Document) -> frozenset[str]:
@@ -1377,7 +1401,10 @@ def _route(
         p.thread_posts and _optional(thread_posts, doc, results[chosen].node, article_text)
     ):
         chosen, article_text = extended, results[extended].text
-    text = _completed(doc, article_text, results, chosen, p)
+    # The list items it dropped are put back once the output is known to be
+    # the candidate's (a longer text would change the share the page's
+    # <main> or sections are weighed by).
+    text = _completed(doc, article_text, results, chosen, p, items=False)
     method, node = f"{METHOD}:{chosen}", results[chosen].node
     if p.numbered_parts and (parts := _optional(numbered_parts, doc, node)):
         text = _with_parts(text, node, parts)
@@ -1393,6 +1420,8 @@ def _route(
     elif (found := _optional(_sectioned_article, doc, node, text, p)) is not None:
         node, lines = found
         text, method = "\n".join(lines), f"{METHOD}:sections"
+    else:
+        text = _with_gaps(text, results, chosen, p, items=_item_lines(doc))
     if (declared := _optional(_declared_choice, doc, text, results, p)) is not None:
         text = _completed(doc, results[declared].text, results, declared, p)
         method, node = f"{METHOD}:{declared}", results[declared].node

@@ -848,6 +848,29 @@ def test_a_paragraph_two_others_hold_inside_the_body_is_put_back() -> None:
         assert _with_gaps(body, one, "cetd", Params()).split("\n") == (lines if kept else PARAS)
 
 
+def test_list_items_two_others_hold_inside_the_body_are_put_back() -> None:
+    """Short lines are no paragraphs, but the page's list items (not its
+    lists of links) are the text's: "The plan includes:" and its items."""
+    from extractors.auto import _item_lines, _with_gaps
+
+    items = ["a playground", "two tennis courts", "a dog run"]
+    doc = as_document(
+        "<html><body><p>x</p><ul>" + "".join(f"<li>{i}</li>" for i in items) + "</ul>"
+        "<ul><li><a href='/a'>More parks news</a></li></ul></body></html>"
+    )
+    listed = _item_lines(doc)
+    assert listed == frozenset(items)  # the link is a menu's, not the text's
+    body = "\n".join(PARAS)
+    whole = [*PARAS[:2], *items, *PARAS[2:]]
+    two = {n: Result(text="\n".join(whole)) for n in ("scedd", "awce")}
+    results = {"cetd": Result(text=body), **two}
+    assert _with_gaps(body, results, "cetd", Params(), items=listed).split("\n") == whole
+    assert _with_gaps(body, results, "cetd", Params()) == body  # short lines otherwise
+    links = [*PARAS[:2], "More parks news", *PARAS[2:]]
+    results = {"cetd": Result(text=body)} | {n: Result(text="\n".join(links)) for n in two}
+    assert _with_gaps(body, results, "cetd", Params(), items=listed) == body
+
+
 def test_a_short_tutorial_keeps_its_commands() -> None:
     """SCEDD, taken on a short page, drops a short code block between the
     paragraphs; the candidates holding it put it back, one line or several."""
