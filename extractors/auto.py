@@ -919,8 +919,9 @@ def _with_gaps(
     items: frozenset[str] = frozenset(),
 ) -> str:
     """The chosen output with the paragraphs other candidates agree lie
-    between two of its consecutive lines (see ``Params.gap_candidates``);
-    ``code``: lines that are a block of code of their own on the page."""
+    between two of its consecutive lines (see ``Params.gap_candidates``).
+    ``code``: lines that are a block of code of their own on the page;
+    ``items``: lines of the page's list items. Both count however short."""
     if not p.gap_candidates:
         return text
     lines = text.split("\n")
@@ -944,9 +945,9 @@ def _with_gaps(
                 continue
             if after is not None and i == after + 1:
                 for j, extra in enumerate(dict.fromkeys(run)):
-                    # A block of code (several preformatted lines) inside the
-                    # body, however short: prose methods drop it, one holding
-                    # it is enough (not a listing's gutter of line numbers).
+                    # A block of code inside the body: prose methods drop it,
+                    # one holding it is enough (not a listing's gutter of
+                    # line numbers).
                     is_code = (PRE_BREAK in extra or extra in code) and not "".join(
                         extra.split()
                     ).isdigit()
