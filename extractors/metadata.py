@@ -826,7 +826,7 @@ NAME_BOX, BYLINE_BOX = 1, 2
 # A forum thread's header names who started it ("Thread starter Jane"): its
 # author, where the first post on a later page of the thread is a reply's.
 _STARTER = r"(?:thread\s+starter|started\s+by|original\s+poster|楼主)"
-# Words one of the labels holds: a cheap test of the page's source first.
+# Words one of the labels holds, as the page's source writes them.
 _STARTER_WORDS = ("starter", "started", "poster", "楼主")
 _STARTER_LABEL = re.compile(rf"^\s*{_STARTER}\s*[:：]?\s*$", re.I)
 
@@ -834,15 +834,17 @@ _STARTER_LABEL = re.compile(rf"^\s*{_STARTER}\s*[:：]?\s*$", re.I)
 def _thread_starter(doc: Document) -> str | None:
     """The name beside the one label naming a thread's starter (an element
     of its own: a forum's index shows one per thread, and names no one)."""
-    source = doc.text.lower()
-    if not any(word in source for word in _STARTER_WORDS):
-        return None
     labels = [
         el
         for el in doc.body.iter()
         if isinstance(el.tag, str) and el.text and _STARTER_LABEL.match(el.text)
     ]
     if len(labels) != 1 or (box := labels[0].getparent()) is None:
+        return None
+    # Tested after the labels: lower-casing the whole source costs more
+    # than the walk, and few pages have one label.
+    source = doc.text.lower()
+    if not any(word in source for word in _STARTER_WORDS):
         return None
     text = " ".join(box.itertext()).replace(labels[0].text, " ", 1)
     return _as_name(text)
