@@ -255,11 +255,12 @@ def _match(
 
 # -- stage 3: link rules -------------------------------------------------------
 
-# (text chars, link text chars, substantive chars outside links) of what remains
-Counts = tuple[int, int, int]
+# [text chars, link text chars, substantive chars outside links] of what
+# remains: lists, which the link rules update in place.
+Counts = list[int]
 _SPACE = re.compile(r"\s")
 _NOT_ALNUM = re.compile(r"[\W_]+")  # what is left counts as substantive (seed rule 2)
-_ZERO: Counts = (0, 0, 0)
+_ZERO: Sequence[int] = (0, 0, 0)
 
 
 def _remaining_counts(body: Element, skip: set[Element]) -> dict[Element, Counts]:
@@ -267,7 +268,7 @@ def _remaining_counts(body: Element, skip: set[Element]) -> dict[Element, Counts
     tails stay, as when rendering). One walk of lxml's start/end events (the
     cleaned tree holds only elements): an element's end adds its measures
     and its tail to its parent."""
-    counts: dict[Element, list[int]] = {}
+    counts: dict[Element, Counts] = {}
     # The open elements' counts (None for a skipped one) and link flags.
     stack: list[tuple[list[int] | None, bool]] = []
     push, pop = stack.append, stack.pop
@@ -295,7 +296,7 @@ def _remaining_counts(body: Element, skip: set[Element]) -> dict[Element, Counts
                     parent[1] += c[1]
                     parent[2] += c[2]
                 _add_text(parent, el.tail, parent_link)
-    return {el: (c[0], c[1], c[2]) for el, c in counts.items()}
+    return counts
 
 
 def _add_text(c: list[int], text: str | None, in_link: bool) -> None:
@@ -320,11 +321,10 @@ def _text_measures(text: str) -> tuple[int, int]:
     return n, len(_NOT_ALNUM.sub("", text)) if n else 0
 
 
-def _link_rule_nodes(
-    body: Element, counts: dict[Element, Counts], p: Params
-) -> tuple[set[Element], dict[Element, Counts]]:
-    """Seed rules 1 and 2 on the parents of remaining links, deepest first,
-    and the text measures left once the dropped nodes are gone.
+def _link_rule_nodes(body: Element, live: dict[Element, Counts], p: Params) -> set[Element]:
+    """Seed rules 1 and 2 on the parents of remaining links, deepest first;
+    ``live`` (the text measures, updated in place, not copied: a dict of
+    every element) is left with what remains once the dropped nodes are gone.
 
     Rule 1 divides the text of the node's own link children by the node's
     text, as the seed words it: links deeper down are judged at their own
@@ -333,7 +333,6 @@ def _link_rule_nodes(
     wrapper in a sentence of a prose block is part of that sentence, not
     judged alone (:func:`_in_sentence`, :func:`_in_prose`).
     """
-    live = {el: list(c) for el, c in counts.items()}
     own_links: dict[Element, int] = {}
     block_links: dict[Element, int] = {}
     for link in body.iter("a"):
@@ -365,7 +364,7 @@ def _link_rule_nodes(
     for node in dropped:
         for el in node.iter():
             live.pop(el, None)
-    return dropped, {el: (c[0], c[1], c[2]) for el, c in live.items()}
+    return dropped
 
 
 def _block_of(el: Element) -> Element:
@@ -399,7 +398,8 @@ def _after_link_rules(
     body: Element, skip: set[Element], p: Params
 ) -> tuple[set[Element], dict[Element, Counts]]:
     """The skip set grown by the link rules, and the text measures left."""
-    dropped, counts = _link_rule_nodes(body, _remaining_counts(body, skip), p)
+    counts = _remaining_counts(body, skip)
+    dropped = _link_rule_nodes(body, counts, p)
     return skip | dropped, counts
 
 
