@@ -990,7 +990,7 @@ def _item_lines(doc: Document) -> frozenset[str]:
             line
             for li in doc.body.iter("li")
             if (st := stats.get(li)) and st.text_len and st.link_density < 0.5
-            for line in text_lines(li)[:1]
+            for line in text_lines(li, limit=1)  # its first line, rendered no further
         )
 
     return doc.derived("auto.item_lines", compute)

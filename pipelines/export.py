@@ -30,6 +30,7 @@ from urllib.parse import unquote, urlsplit
 
 from sqlalchemy import Connection, Engine, Select, and_, exists, func, or_, select
 
+from extractors.document import Document
 from extractors.markdown import from_markdown, line_kinds, markdown_heading, to_markdown
 
 from .schema import articles, as_utc, decompress_html, list_records, pages
@@ -322,8 +323,6 @@ def _kinds(record: dict[str, Any], text: str) -> list[str] | None:
     a list item...: ``extractors.markdown.line_kinds``); None without the page."""
     if not text or not (html := record.get("html")):
         return None
-    from extractors.document import Document
-
     return line_kinds(Document(html, url=record["url"]), text)
 
 
