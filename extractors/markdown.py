@@ -14,6 +14,7 @@ lines that were written: an export can be read back.
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from collections import defaultdict
 
 from .document import CELL_SEPARATOR, Document, text_lines
@@ -109,7 +110,10 @@ def line_kinds(doc: Document, text: str) -> list[str]:
         if not places:
             found.append("")
             continue
-        at = next((i for i in places if i > at), places[0])
+        # the first after the last match (a line said thousands of times: a
+        # search, not a scan), else its first
+        after = bisect_right(places, at)
+        at = places[after] if after < len(places) else places[0]
         found.append(page_kinds[at])
     return found
 
