@@ -512,7 +512,7 @@ def cmd_extract(args: argparse.Namespace) -> int:
         from extractors.markdown import line_kinds, markdown_heading, to_markdown
 
         output = f"{markdown_heading(result.title)}\n\n" if result.title else ""
-        output += to_markdown(result.text, line_kinds(doc, result.text)) + "\n"
+        output += to_markdown(result.text, line_kinds([doc], result.text)) + "\n"
     else:
         output = f"{result.title}\n\n" if result.title else ""
         output += f"{result.text}\n"

@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from collections import defaultdict
+from collections.abc import Sequence
 
 from .document import CELL_SEPARATOR, Document, text_lines
 from .text import PRE_BREAK
@@ -88,21 +89,23 @@ def markdown_heading(text: str, level: int = 1) -> str:
     return f"{marks} {text[:-1]}\\#" if text.endswith("#") else f"{marks} {text}"
 
 
-def line_kinds(doc: Document, text: str) -> list[str]:
-    """The kind of each line of ``text`` (an extractor's output for ``doc``),
-    as ``document.text_lines`` names them ("h2", "ul1", "quote", "pre",
-    "row"; "" for a paragraph). Lines are matched to the page's lines in
-    page order, so a line said twice (a table of contents' entry and its
-    heading) takes the kind of the one after the line before it; a line
-    the page does not hold (an extractor joined or cut it) is a paragraph."""
-    kinds: list[str] = []
+def line_kinds(docs: Sequence[Document], text: str) -> list[str]:
+    """The kind of each line of ``text`` (an extractor's output for
+    ``docs``: one page, or an article's pages in order), as
+    ``document.text_lines`` names them ("h2", "ul1", "quote", "pre", "row";
+    "" for a paragraph). Lines are matched to the pages' lines in order, so
+    a line said twice (a table of contents' entry and its heading) takes
+    the kind of the one after the line before it; a line no page holds (an
+    extractor joined or cut it) is a paragraph."""
     where: dict[str, list[int]] = defaultdict(list)
     page_kinds: list[str] = []
-    for line, kind in zip(text_lines(doc.body, kinds=kinds), kinds, strict=True):
-        # The public text has a preformatted block's lines as lines.
-        for piece in line.split(PRE_BREAK):
-            where[piece].append(len(page_kinds))
-            page_kinds.append(kind)
+    for doc in docs:
+        kinds: list[str] = []
+        for line, kind in zip(text_lines(doc.body, kinds=kinds), kinds, strict=True):
+            # The public text has a preformatted block's lines as lines.
+            for piece in line.split(PRE_BREAK):
+                where[piece].append(len(page_kinds))
+                page_kinds.append(kind)
     found: list[str] = []
     at = -1
     for line in text.split("\n"):

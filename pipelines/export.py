@@ -162,8 +162,9 @@ def iter_articles(
 ) -> Iterator[dict[str, Any]]:
     """Matching articles as dicts, oldest first, streamed; a multi-page
     article's text holds its pages in order (pipelines/parts.py).
-    ``with_html``: each also has its page's stored HTML (``html``), which a
-    Markdown export reads the text's headings and lists from."""
+    ``with_html``: each also has the stored HTML of its pages (``html``: the
+    page's, then its later parts' in order), which a Markdown export reads
+    the text's headings and lists from."""
     stmt = query(flt).add_columns(articles.c.next_page).order_by(articles.c.id)
     if with_html:
         stmt = stmt.add_columns(pages.c.html_zlib)
@@ -172,9 +173,11 @@ def iter_articles(
         for row in result:
             record = dict(row._mapping)
             if with_html:
-                record["html"] = decompress_html(record.pop("html_zlib"))
+                record["html"] = [decompress_html(record.pop("html_zlib"))]
             if record.pop("next_page"):
                 record["text"] = _joined_text(parts, record["url"], record["text"])
+                if with_html:
+                    record["html"] += _later_html(parts, record["url"])
             elif record["text"] is None and record["duplicate_of"]:  # an exact copy keeps none
                 record["text"] = _original_text(parts, record["duplicate_of"])
             for name in ("fetched_at", "first_seen", "changed_at"):
@@ -241,6 +244,17 @@ def _joined_text(conn: Connection, url: str, text: str | None) -> str | None:
     ).scalars()
     pages = [t for t in (text, *later) if t]
     return "\n".join(pages) if pages else text
+
+
+def _later_html(conn: Connection, url: str) -> list[str | None]:
+    """The stored HTML of a multi-page article's later parts, in order."""
+    stmt = (
+        select(pages.c.html_zlib)
+        .select_from(articles.outerjoin(pages, pages.c.url == articles.c.url))
+        .where(articles.c.part_of == url)
+        .order_by(articles.c.part)
+    )
+    return [decompress_html(blob) for blob in conn.execute(stmt).scalars()]
 
 
 # -- writers --------------------------------------------------------------------
@@ -319,11 +333,13 @@ def markdown_document(record: dict[str, Any]) -> str:
 
 
 def _kinds(record: dict[str, Any], text: str) -> list[str] | None:
-    """What each line of the article's text is on its stored page (a heading,
-    a list item...: ``extractors.markdown.line_kinds``); None without the page."""
-    if not text or not (html := record.get("html")):
+    """What each line of the article's text is on its stored pages (a
+    heading, a list item...: ``extractors.markdown.line_kinds``); None
+    without them."""
+    htmls = [html for html in record.get("html") or () if html]
+    if not text or not htmls:
         return None
-    return line_kinds(Document(html, url=record["url"]), text)
+    return line_kinds([Document(html, url=record["url"]) for html in htmls], text)
 
 
 def write_markdown(

@@ -3,7 +3,7 @@
 * a Chinese story in three pages: ``story.html`` -> ``story_2.html`` ->
   ``story_3.html``, linked by "下一页" and page numbers;
 * an English essay in two pages: ``/essay/`` -> ``/essay/2/``, linked by
-  ``<link rel="next">`` only;
+  ``<link rel="next">`` only; its second page ends with a list;
 * two blog posts linked by "Next »" (another story: must stay apart);
 * a list in two pages (``news.html`` -> ``news_2.html``, "下一页"): a list is
   never joined.
@@ -46,6 +46,12 @@ EN = [
         "The volunteers are already raising money for a second boat, though nobody has yet "
         "agreed on a name for it, and the meetings about the name have grown very long.",
     ],
+]
+# The essay's second page ends with a list: a Markdown export marks it up
+# as that page does.
+EN_PLAN = [
+    "Repaint the landing stage on the north bank before the autumn storms arrive",
+    "Train four more pilots so the ferry can also run on weekday evenings",
 ]
 BLOG = [
     "Notes on sourdough",
@@ -110,7 +116,7 @@ def files() -> dict[str, str]:
         ),
         "essay/2/index.html": _page(
             "The ferry comes back - page 2",
-            _paragraphs(EN[1]),
+            _paragraphs(EN[1]) + "<ul>" + "".join(f"<li>{item}</li>" for item in EN_PLAN) + "</ul>",
             head='<link rel="prev" href="/essay/">',
             lang="en",
         ),
@@ -135,7 +141,7 @@ def files() -> dict[str, str]:
 # The text each page contributes to its article, in order.
 PARTS = {
     "/story.html": ZH[0] + ZH[1] + ZH[2],
-    "/essay/": EN[0] + EN[1],
+    "/essay/": EN[0] + EN[1] + EN_PLAN,
 }
 
 

@@ -49,8 +49,8 @@ def test_a_line_said_twice_takes_the_kind_of_the_one_in_page_order() -> None:
         "<h2>Usage</h2><p>Call it.</p></body></html>"
     )
     text = "Setup\nUsage\nSetup\nRun it.\nUsage\nCall it.\nNot on the page"
-    assert line_kinds(doc, text) == ["ul1", "ul1", "h2", "", "h2", "", ""]
-    assert line_kinds(doc, "Setup\nRun it.") == ["ul1", ""]  # the first one, then
+    assert line_kinds([doc], text) == ["ul1", "ul1", "h2", "", "h2", "", ""]
+    assert line_kinds([doc], "Setup\nRun it.") == ["ul1", ""]  # the first one, then
 
 
 def test_a_preformatted_block_is_one_fenced_block() -> None:
@@ -60,7 +60,7 @@ def test_a_preformatted_block_is_one_fenced_block() -> None:
         "<html><body><p>Run:</p><pre>pip install x\n  ```\n</pre><p>End.</p></body></html>"
     )
     text = "Run:\npip install x\n  ```\nEnd."
-    kinds = line_kinds(doc, text)
+    kinds = line_kinds([doc], text)
     assert kinds == ["", "pre", "pre", ""]
     assert to_markdown(text, kinds) == "Run:\n\n````\npip install x\n  ```\n````\n\nEnd."
 

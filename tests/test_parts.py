@@ -240,3 +240,23 @@ def test_an_article_whose_later_page_changed_is_exported_since_then(
     assert exported("--since", "2024-07-15") == {"/story.html"}
     before = exported("--until", "2024-07-15")
     assert "/story.html" not in before and {"/essay/", "/blog/post-1.html"} <= before
+
+
+def test_a_split_articles_markdown_marks_up_the_lists_of_every_page(
+    crawled: tuple[Path, list[dict]], tmp_path: Path
+) -> None:
+    """The later part's list items are marked up from that part's own
+    stored page, not only the first page's."""
+    db, _ = crawled
+    out = tmp_path / "md"
+    proc = subprocess.run(
+        [sys.executable, "-m", "crawler.cli", "export", "--db", f"sqlite:///{db}", "-o", str(out),
+         "--format", "markdown", "-q"], capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    (essay,) = [p for p in out.rglob("*.md") if "ferry comes back" in p.read_text("utf-8")]
+    body = essay.read_text(encoding="utf-8").split("\n")
+    for item in multipage_web.EN_PLAN:
+        assert f"- {item}" in body
+    for line in multipage_web.EN[0] + multipage_web.EN[1]:
+        assert line in body  # paragraphs of both pages, as paragraphs
