@@ -259,7 +259,10 @@ class Params:
     # numbers) needs one: jusText, boilerpipe and SCEDD drop code, which is
     # no prose, from a tutorial or a manual. A list item of the page (not a
     # link's: ``_item_lines``) counts however short, as two others agree on
-    # it: "The plan includes:" and its items. 0 turns it off.
+    # it: "The plan includes:" and its items. So does a section's heading
+    # (h2-h6, no link, said once on the page: ``_heading_lines``) that is
+    # all the others hold between the two lines: issue 4 keeps headings as
+    # lines, and SCEDD and jusText drop them for their length. 0 turns it off.
     gap_candidates: int = 2
     gap_min_chars: int = LONG_LINE_CHARS
     # The body's headline is looked for in it and this many ancestors up.
@@ -917,6 +920,7 @@ def _with_gaps(
     p: Params,
     code: frozenset[str] = frozenset(),
     items: frozenset[str] = frozenset(),
+    headings: frozenset[str] = frozenset(),
 ) -> str:
     """The chosen output with the paragraphs other candidates agree lie
     between two of its consecutive lines (see ``Params.gap_candidates``).
@@ -944,6 +948,7 @@ def _with_gaps(
                 run.append(line)
                 continue
             if after is not None and i == after + 1:
+                alone = len(set(run)) == 1
                 for j, extra in enumerate(dict.fromkeys(run)):
                     # A block of code inside the body: prose methods drop it,
                     # one holding it is enough (not a listing's gutter of
@@ -951,7 +956,12 @@ def _with_gaps(
                     is_code = (PRE_BREAK in extra or extra in code) and not "".join(
                         extra.split()
                     ).isdigit()
-                    if is_code or extra in items or nonspace_len(extra) >= p.gap_min_chars:
+                    if (
+                        is_code
+                        or extra in items
+                        or (alone and extra in headings)
+                        or nonspace_len(extra) >= p.gap_min_chars
+                    ):
                         votes[after, extra] += p.gap_candidates if is_code else 1
                         order.setdefault((after, extra), j)
             after, run = i, []
@@ -994,6 +1004,23 @@ def _item_lines(doc: Document) -> frozenset[str]:
         )
 
     return doc.derived("auto.item_lines", compute)
+
+
+def _heading_lines(doc: Document) -> frozenset[str]:
+    """The lines of the page's section headings (h2-h6) that are no links
+    and name one section (a heading said twice is a card's label)."""
+
+    def compute() -> frozenset[str]:
+        stats = doc.stats
+        said = Counter(
+            line
+            for h in doc.body.iter("h2", "h3", "h4", "h5", "h6")
+            if (st := stats.get(h)) and st.text_len and st.link_density < 0.5
+            for line in text_lines(h, limit=1)
+        )
+        return frozenset(line for line, n in said.items() if n == 1)
+
+    return doc.derived("auto.heading_lines", compute)
 
 
 def _code_lines(doc: Document) -> frozenset[str]:
@@ -1422,7 +1449,9 @@ def _route(
         node, lines = found
         text, method = "\n".join(lines), f"{METHOD}:sections"
     else:
-        text = _with_gaps(text, results, chosen, p, items=_item_lines(doc))
+        text = _with_gaps(
+            text, results, chosen, p, items=_item_lines(doc), headings=_heading_lines(doc)
+        )
     if (declared := _optional(_declared_choice, doc, text, results, p)) is not None:
         text = _completed(doc, results[declared].text, results, declared, p)
         method, node = f"{METHOD}:{declared}", results[declared].node

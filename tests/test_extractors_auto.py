@@ -871,6 +871,42 @@ def test_list_items_two_others_hold_inside_the_body_are_put_back() -> None:
     assert _with_gaps(body, results, "cetd", Params(), items=listed) == body
 
 
+def test_a_section_heading_two_others_hold_alone_inside_the_body_is_put_back() -> None:
+    """A heading is a short line, but a section's heading that sits alone
+    between two lines of the body is the text's; not a heading the page says
+    twice (a card's label), nor one among other dropped lines."""
+    from extractors.auto import _heading_lines, _with_gaps
+
+    heading = "What the council decided"
+    doc = as_document(
+        f"<html><body><h2>{heading}</h2><h3>Read more</h3><p>x</p><h3>Read more</h3>"
+        "<h2><a href='/parks'>Parks</a></h2></body></html>"
+    )
+    headings = _heading_lines(doc)
+    assert headings == frozenset({heading})  # said twice, or a link: no section's
+    body = "\n".join(PARAS)
+    whole = [*PARAS[:2], heading, *PARAS[2:]]
+    two = {n: Result(text="\n".join(whole)) for n in ("scedd", "awce")}
+    results = {"cetd": Result(text=body), **two}
+    assert _with_gaps(body, results, "cetd", Params(), headings=headings).split("\n") == whole
+    assert _with_gaps(body, results, "cetd", Params()) == body  # a short line otherwise
+    crowded = [*PARAS[:2], heading, "Share this story", *PARAS[2:]]
+    results = {"cetd": Result(text=body)} | {n: Result(text="\n".join(crowded)) for n in two}
+    assert _with_gaps(body, results, "cetd", Params(), headings=headings) == body
+
+
+def test_a_short_article_keeps_its_section_heading() -> None:
+    """SCEDD, taken on a short page, drops a section's heading between the
+    paragraphs; the candidates holding it put it back."""
+    intro = "The harbour bridge will close for three weekends in March while crews work on it."
+    after = "Buses will run every ten minutes between the two banks while the bridge is shut."
+    heading = "How to get across"
+    page = (f"<html><head><title>Bridge closes</title></head><body><nav><a href=/>Home</a>"
+            f"</nav><article><h1>Bridge closes</h1><p>{intro}</p><h2>{heading}</h2>"
+            f"<p>{after}</p></article></body></html>")  # fmt: skip
+    assert extract(page).text == f"{intro}\n{heading}\n{after}"
+
+
 def test_a_short_tutorial_keeps_its_commands() -> None:
     """SCEDD, taken on a short page, drops a short code block between the
     paragraphs; the candidates holding it put it back, one line or several."""
