@@ -3,7 +3,7 @@
 * a Chinese story in three pages: ``story.html`` -> ``story_2.html`` ->
   ``story_3.html``, linked by "下一页" and page numbers;
 * an English essay in two pages: ``/essay/`` -> ``/essay/2/``, linked by
-  ``<link rel="next">`` only; its second page ends with a list;
+  ``<link rel="next">`` only; its second page ends with a heading and a list;
 * two blog posts linked by "Next »" (another story: must stay apart);
 * a list in two pages (``news.html`` -> ``news_2.html``, "下一页"): a list is
   never joined.
@@ -47,8 +47,9 @@ EN = [
         "agreed on a name for it, and the meetings about the name have grown very long.",
     ],
 ]
-# The essay's second page ends with a list: a Markdown export marks it up
-# as that page does.
+# The essay's second page ends with a section: a heading and a list, which
+# a Markdown export marks up as that page does.
+EN_PLAN_HEADING = "What the volunteers plan next"
 EN_PLAN = [
     "Repaint the landing stage on the north bank before the autumn storms arrive",
     "Train four more pilots so the ferry can also run on weekday evenings",
@@ -116,7 +117,10 @@ def files() -> dict[str, str]:
         ),
         "essay/2/index.html": _page(
             "The ferry comes back - page 2",
-            _paragraphs(EN[1]) + "<ul>" + "".join(f"<li>{item}</li>" for item in EN_PLAN) + "</ul>",
+            _paragraphs(EN[1])
+            + f"<h2>{EN_PLAN_HEADING}</h2><ul>"
+            + "".join(f"<li>{item}</li>" for item in EN_PLAN)
+            + "</ul>",
             head='<link rel="prev" href="/essay/">',
             lang="en",
         ),
@@ -141,7 +145,7 @@ def files() -> dict[str, str]:
 # The text each page contributes to its article, in order.
 PARTS = {
     "/story.html": ZH[0] + ZH[1] + ZH[2],
-    "/essay/": EN[0] + EN[1] + EN_PLAN,
+    "/essay/": EN[0] + EN[1] + [EN_PLAN_HEADING, *EN_PLAN],
 }
 
 

@@ -242,11 +242,11 @@ def test_an_article_whose_later_page_changed_is_exported_since_then(
     assert "/story.html" not in before and {"/essay/", "/blog/post-1.html"} <= before
 
 
-def test_a_split_articles_markdown_marks_up_the_lists_of_every_page(
+def test_a_split_articles_markdown_marks_up_the_headings_and_lists_of_every_page(
     crawled: tuple[Path, list[dict]], tmp_path: Path
 ) -> None:
-    """The later part's list items are marked up from that part's own
-    stored page, not only the first page's."""
+    """The later part's heading and list items are marked up from that
+    part's own stored page, not only the first page's."""
     db, _ = crawled
     out = tmp_path / "md"
     proc = subprocess.run(
@@ -256,6 +256,7 @@ def test_a_split_articles_markdown_marks_up_the_lists_of_every_page(
     assert proc.returncode == 0, proc.stderr
     (essay,) = [p for p in out.rglob("*.md") if "ferry comes back" in p.read_text("utf-8")]
     body = essay.read_text(encoding="utf-8").split("\n")
+    assert f"## {multipage_web.EN_PLAN_HEADING}" in body
     for item in multipage_web.EN_PLAN:
         assert f"- {item}" in body
     for line in multipage_web.EN[0] + multipage_web.EN[1]:
