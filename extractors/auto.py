@@ -982,11 +982,13 @@ def _completed(
     doc: Document, text: str, results: dict[str, Result], name: str, p: Params, items: bool = True
 ) -> str:
     """Candidate ``name``'s output ``text`` with the lead and the inner
-    paragraphs, code and (``items``) list items the others hold and it
-    dropped (:func:`_with_lead`, :func:`_with_gaps`)."""
-    listed = _item_lines(doc) if items else frozenset()
+    paragraphs, code and (``items``) list items and section headings the
+    others hold and it dropped (:func:`_with_lead`, :func:`_with_gaps`)."""
+    text = _with_lead(text, results, name, p)
+    if not items:
+        return _with_gaps(text, results, name, p, _code_lines(doc))
     return _with_gaps(
-        _with_lead(text, results, name, p), results, name, p, _code_lines(doc), listed
+        text, results, name, p, _code_lines(doc), _item_lines(doc), _heading_lines(doc)
     )
 
 
