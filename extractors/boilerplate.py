@@ -46,6 +46,8 @@ _NOISE = re.compile(
     # A paywall's prompt ("To view the full story, please subscribe ...").
     r"already a subscriber|please subscribe\b|"
     r"转载|不代表本(网|站)|"
+    # A forum post's header: "发表于 <date> | 只看该作者 | 倒序浏览 | 阅读模式".
+    r"只看该作者|只看該作者|倒序浏览|倒序瀏覽|"
     r"版權所有|版權聲明|免責聲明|^(特別)?聲明[:：]|轉載|不代表本(網|站)|僅代表(作者|該機構)|未經.{0,10}(授權|許可|同意).{0,8}(不得|禁止|嚴禁|請勿|謝絕)|"
     r"仅代表(作者|该机构)|未经.{0,10}(授权|许可|同意).{0,8}(不得|禁止|严禁|请勿|谢绝)|分享到|扫描.{0,8}二维码|扫码|关注.{0,10}(公众号|微信|微博)|"
     r"(点击|點擊).{0,10}(关注|阅读|在看|下载|菜单|查看|關注|閱讀|下載)|回复【|长按.{0,6}(识别|二维码)|[【\[](点击|點擊)[^】\]]{0,8}[】\]]|"
@@ -54,6 +56,10 @@ _NOISE = re.compile(
     rf"^({_RELATED}|热门(推荐|文章|新闻)|更多|更多精彩|熱門(推薦|文章|新聞)|"
     r"评论|网友评论|我要评论|发表评论|上一篇|下一篇|返回(首页|顶部)|打印|关闭窗口|"
     r"評論|網友評論|我要評論|發表評論|返回(首頁|頂部)|列印|關閉視窗|"
+    # A Chinese forum's buttons and floor labels around each post (Discuz!
+    # and its like): reply, quote, report, "jump to floor", "original poster",
+    # "floor 5".
+    r"(?:回复|回覆)\s*\d*|引用|举报|舉報|检举|檢舉|电梯直达|電梯直達|楼主|樓主|\d+\s*[#楼樓]|"
     # A byline's "By" left alone (the name is a link elsewhere) and a share
     # counter ("139 shares"). All 3,189 pages, with the "You are here:"
     # breadcrumbs below: 9 changed, 8 better, one truth keeps its "By:" labels.

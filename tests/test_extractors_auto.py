@@ -583,6 +583,30 @@ def test_chinese_reporter_lines_counters_and_buttons_are_boilerplate() -> None:
         assert not is_boilerplate(line), line
 
 
+def test_a_chinese_forums_buttons_floor_labels_and_post_header_are_boilerplate() -> None:
+    from extractors.boilerplate import is_boilerplate
+
+    for line in (
+        "回复",
+        "回复 1",
+        "引用",
+        "举报",
+        "電梯直達",
+        "楼主",
+        "5楼",
+        "3#",
+        "发表于 2024-4-5 23:20:45 | 只看该作者 来自 - 贵州遵义 |倒序浏览 |阅读模式",
+    ):
+        assert is_boilerplate(line), line
+    for line in (
+        "他回复说，这件事情还需要再研究。",
+        "楼主说得很对，我也遇到过同样的问题。",
+        "引用本文的观点，我认为他说得对。",
+        "沙发",  # a floor's name, but also a sofa
+    ):
+        assert not is_boilerplate(line), line
+
+
 def test_chinese_datelines_and_site_footer_lines_are_boilerplate() -> None:
     from extractors.boilerplate import is_boilerplate
 
