@@ -509,10 +509,13 @@ def cmd_extract(args: argparse.Namespace) -> int:
     if args.json:
         output = json.dumps(result.to_dict(), ensure_ascii=False, indent=2) + "\n"
     elif args.markdown:
-        from extractors.markdown import line_kinds, markdown_heading, to_markdown
+        from extractors.markdown import line_kinds, markdown_heading, records_markdown, to_markdown
 
         output = f"{markdown_heading(result.title)}\n\n" if result.title else ""
-        output += to_markdown(result.text, line_kinds([doc], result.text)) + "\n"
+        if result.records:  # a list page: its entries, linked
+            output += records_markdown(result.records) + "\n"
+        else:
+            output += to_markdown(result.text, line_kinds([doc], result.text)) + "\n"
     else:
         output = f"{result.title}\n\n" if result.title else ""
         output += f"{result.text}\n"
@@ -735,7 +738,8 @@ def build_parser(parser_class: type[argparse.ArgumentParser] = argparse.Argument
         "--markdown",
         action="store_true",
         help="print the title and text as Markdown, with the page's headings, lists, "
-        "quotations, tables and code marked up",
+        "quotations, tables and code marked up (a list page: its records, each title "
+        "linked to its page)",
     )
     ext.add_argument(
         "--render",

@@ -19,13 +19,15 @@ from collections import defaultdict
 from collections.abc import Sequence
 
 from .document import CELL_SEPARATOR, Document, text_lines
-from .text import PRE_BREAK
+from .result import Record
+from .text import PRE_BREAK, collapse_ws
 
 __all__ = [
     "escape_markdown",
     "from_markdown",
     "line_kinds",
     "markdown_heading",
+    "records_markdown",
     "to_markdown",
     "unescape_markdown",
 ]
@@ -209,3 +211,38 @@ def from_markdown(body: str) -> list[str]:
         else:
             lines.append(unescape_markdown(block))
     return lines
+
+
+# What a link's destination cannot hold as written (it would end the link or
+# split it): percent-encoded, as a browser sends it.
+_URL_UNSAFE = {" ": "%20", "(": "%28", ")": "%29", "<": "%3C", ">": "%3E"}
+
+
+def _record_item(record: Record) -> str:
+    """A record as a list item: its title linked to its page, then the rest
+    of its text (a date, a summary), escaped."""
+    text = collapse_ws(record.text)
+    title = collapse_ws(record.title or "")
+    rest = text[len(title) :].strip() if title and text.startswith(title) else text
+    label = title or rest
+    if not record.url or not label:
+        return f"- {escape_markdown(text, leading=False)}"
+    url = "".join(_URL_UNSAFE.get(c, c) for c in record.url)
+    line = f"[{escape_markdown(label, leading=False)}]({url})"
+    if title and rest:
+        line += f" — {escape_markdown(rest, leading=False)}"
+    return f"- {line}"
+
+
+def records_markdown(records: Sequence[Record]) -> str:
+    """A list page's records as a Markdown list, each title linked to its
+    page; the page's further lists of records (regions 1, 2...) follow the
+    main one, each after a rule."""
+    blocks: list[str] = []
+    region: int | None = None
+    for record in sorted(records, key=lambda r: r.region):  # stable: page order within
+        if region is not None and record.region != region:
+            blocks.append("\n---\n")
+        region = record.region
+        blocks.append(_record_item(record))
+    return "\n".join(blocks)

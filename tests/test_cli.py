@@ -347,6 +347,12 @@ def test_extract_prints_markdown_with_the_pages_structure(tmp_path: Path) -> Non
     assert proc.stdout.endswith(f"\n\n- {para.strip()}\n\n- \\# {para.strip()}\n")
     proc = sitesift("extract", str(page), "--markdown", "--json")
     assert_clean_error(proc, "not allowed with argument")
+    # A list page: its records, each title linked to its page.
+    index = Path(__file__).resolve().parents[1] / "demo" / "web" / "en" / "index.html"
+    proc = sitesift("extract", str(index), "--markdown", "--url", "http://127.0.0.1/")
+    assert proc.returncode == 0, proc.stderr
+    items = [line for line in proc.stdout.splitlines() if line.startswith("- [")]
+    assert len(items) >= 5 and all("](http://127.0.0.1/" in line for line in items)
 
 
 @pytest.mark.parametrize(

@@ -87,3 +87,33 @@ def test_markdown_reads_back_as_the_lines_it_was_written_from(pairs: list) -> No
     lines = [line for line, _ in pairs]
     kinds = [kind for _, kind in pairs]
     assert from_markdown(to_markdown("\n".join(lines), kinds)) == lines
+
+
+def test_a_list_pages_records_are_linked_items_with_their_regions_apart() -> None:
+    from markdown_it import MarkdownIt
+
+    from extractors.markdown import records_markdown
+    from extractors.result import Record
+
+    records = [
+        Record(text="Featured: the *new* bridge", url="/f.html", region=1),
+        Record(
+            text="Rates rise [again] June 11, 2024",
+            url="/news/a b(1).html",
+            title="Rates rise [again]",
+            date="2024-06-11",
+        ),
+        Record(text="Market moves", url="/news/b.html", title="Market moves"),
+        Record(text="No link here"),
+    ]
+    md = records_markdown(records)
+    tokens = MarkdownIt("commonmark").parse(md)
+    inline = [c for t in tokens if t.type == "inline" for c in t.children or []]
+    hrefs = [c.attrGet("href") for c in inline if c.type == "link_open"]
+    # the main list first, in page order; the other region after a rule
+    assert hrefs == ["/news/a%20b%281%29.html", "/news/b.html", "/f.html"]
+    assert [t.type for t in tokens].count("hr") == 1
+    html = MarkdownIt("commonmark").render(md)
+    assert '<a href="/news/a%20b%281%29.html">Rates rise [again]</a> — June 11, 2024' in html
+    assert "<li>No link here</li>" in html
+    assert "<em>" not in html  # the record's text is shown as written
