@@ -447,9 +447,36 @@ def _clean(root: etree._Element) -> list[etree._Element]:
             if text <= REVEALED_SHARE * total or link_spam or blocks < 3:
                 el.drop_tree()
     for el in anchors:
-        if el.getparent() is not None and _wraps_text(el):
+        if el.getparent() is None:
+            continue
+        if (marker := _heading_marker(el)) is not None:
+            marker.drop_tree()  # keeps the tail text
+        elif _wraps_text(el):
             el.drop_tag()
     return collapsed
+
+
+# A heading's own marks, drawn as a link beside its words: a permalink to the
+# section ("¶", "#", "§", "🔗"; Sphinx, GitHub, blogs) and a wiki's edit link
+# in brackets ("[edit]", "[编辑]"). They are no words of the heading.
+_PERMALINK_MARKS = frozenset({"¶", "#", "§", "🔗", "⚓", "∞"})
+_BRACKETED = re.compile(r"^\[[^\[\]]{1,40}\]$")
+
+
+def _heading_marker(a: etree._Element) -> etree._Element | None:
+    """The element to drop when link ``a`` is a heading's permalink mark (a
+    link to a place on the page, its text a sign) or the link of
+    a bracketed edit control (the brackets' box with it); else None."""
+    heading = next((h for h in a.iterancestors(*HEADING_TAGS)), None)
+    if heading is None:
+        return None
+    text = "".join("".join(a.itertext()).split())
+    if (a.get("href") or "").startswith("#") and text in _PERMALINK_MARKS:
+        return a
+    box = a.getparent()
+    if box is not heading and _BRACKETED.match("".join("".join(box.itertext()).split())):
+        return box
+    return None
 
 
 # Words of a class or id naming a box for signing in or up ("x-dialog-login",

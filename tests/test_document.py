@@ -528,3 +528,25 @@ def test_text_is_composed_and_addresses_are_kept_as_written() -> None:
     # An XML-invalid character is dropped from an address too.
     doc = as_document("<html><body><p>Text of the page.<a href='/a&#1;b'>x</a></p></body></html>")
     assert doc.body.find(".//a").get("href") == "/ab"
+
+
+def test_a_headings_permalink_and_edit_marks_are_no_words_of_it() -> None:
+    doc = as_document(
+        "<html><body>"
+        '<h2>Values<span class="x"><span>[</span><a href="/w?action=edit">edit</a>'
+        "<span>]</span></span></h2>"
+        '<h2>URL Building<a class="headerlink" href="#url">¶</a></h2>'
+        '<h2>TL;DR <a href="#tldr">#</a></h2>'
+        '<h2><a href="#x">A linked section</a></h2>'
+        '<h2><a href="#y"></a>An empty anchor</h2>'
+        '<p>See <a href="#a">¶</a> 4 and <a href="#b">§</a> 2 [<a href="/n">1</a>].</p>'
+        "</body></html>"
+    )
+    assert text_lines(doc.body) == [
+        "Values",
+        "URL Building",
+        "TL;DR",
+        "A linked section",
+        "An empty anchor",
+        "See ¶ 4 and § 2 [1].",  # outside a heading, a sign is the text's
+    ]
