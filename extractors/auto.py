@@ -925,7 +925,8 @@ def _with_gaps(
     """The chosen output with the paragraphs other candidates agree lie
     between two of its consecutive lines (see ``Params.gap_candidates``).
     ``code``: lines that are a block of code of their own on the page;
-    ``items``: lines of the page's list items. Both count however short."""
+    ``items``: lines of the page's list items. Both count however short;
+    so do ``headings`` (of the page's sections) alone between the two."""
     if not p.gap_candidates:
         return text
     lines = text.split("\n")
