@@ -215,7 +215,10 @@ def from_markdown(body: str) -> list[str]:
 
 # What a link's destination cannot hold as written (it would end the link or
 # split it): percent-encoded, as a browser sends it.
-_URL_UNSAFE = {" ": "%20", "(": "%28", ")": "%29", "<": "%3C", ">": "%3E"}
+_URL_UNSAFE = {
+    " ": "%20", "(": "%28", ")": "%29", "<": "%3C", ">": "%3E",
+    "\t": "%09", "\n": "%0A", "\r": "%0D",
+}  # fmt: skip
 
 
 def _record_item(record: Record) -> str:

@@ -105,13 +105,14 @@ def test_a_list_pages_records_are_linked_items_with_their_regions_apart() -> Non
         ),
         Record(text="Market moves", url="/news/b.html", title="Market moves"),
         Record(text="No link here"),
+        Record(text="Broken", url="/c\nd.html", title="Broken"),
     ]
     md = records_markdown(records)
     tokens = MarkdownIt("commonmark").parse(md)
     inline = [c for t in tokens if t.type == "inline" for c in t.children or []]
     hrefs = [c.attrGet("href") for c in inline if c.type == "link_open"]
     # the main list first, in page order; the other region after a rule
-    assert hrefs == ["/news/a%20b%281%29.html", "/news/b.html", "/f.html"]
+    assert hrefs == ["/news/a%20b%281%29.html", "/news/b.html", "/c%0Ad.html", "/f.html"]
     assert [t.type for t in tokens].count("hr") == 1
     html = MarkdownIt("commonmark").render(md)
     assert '<a href="/news/a%20b%281%29.html">Rates rise [again]</a> — June 11, 2024' in html
