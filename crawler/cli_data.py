@@ -125,13 +125,13 @@ def cmd_export(args: argparse.Namespace) -> int:
         raise _cli_error(f"--format must be one of {', '.join(FORMATS)}")
     if not to_stdout and Path(args.output).suffix.lower() == ".md":
         raise _cli_error(f"{args.output}: markdown export writes a folder of .md files, one "
-                         "per article; give -o FOLDER")  # fmt: skip
+                         "per article (or list page); give -o FOLDER")  # fmt: skip
     named = None if to_stdout else _format_from(args.output)
     if args.format and named not in (None, args.format):
         print(f"sitesift: warning: writing {args.format} to {args.output}, whose name says "
               f"{named}", file=sys.stderr)  # fmt: skip
     if args.records:
-        _check_records_flags(args, fmt)
+        _check_records_flags(args)
     if args.excel and fmt != "csv":
         raise _cli_error(f"--excel is for CSV; this export is {fmt}")
     out = Path(args.output).expanduser()
@@ -162,7 +162,9 @@ def cmd_export(args: argparse.Namespace) -> int:
         raise _cli_error(f"{args.output} is the database itself; choose another output")
 
     shown = False  # the progress line is rewritten in place ("\r" from the second on)
-    what = "list record(s)" if args.records else "article(s)"
+    what = "article(s)"
+    if args.records:
+        what = "list page(s) with their records" if fmt == "markdown" else "list record(s)"
 
     def progress(done: int, total: int) -> None:
         nonlocal shown
@@ -209,10 +211,8 @@ def cmd_export(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _check_records_flags(args: argparse.Namespace, fmt: str) -> None:
+def _check_records_flags(args: argparse.Namespace) -> None:
     """--records writes rows of list_records: the article filters do not apply."""
-    if fmt == "markdown":
-        raise _cli_error("--records are written as jsonl, json or csv, not markdown")
     flags = {"--language": args.language, "--page-type": args.page_type,
              "--include-duplicates": args.include_duplicates, "--skip-gone": args.skip_gone,
              "--date-field published": args.date_field == "published"}  # fmt: skip
@@ -606,7 +606,8 @@ def add_data_commands(sub: Any) -> None:  # noqa: ANN401 - argparse's private su
     exp.add_argument("--records", action="store_true",
                      help="write the records of list pages instead (one row per record: "
                      "page_url, site, url_group, position, title, url, date, text, "
-                     "fetched_at), as jsonl, json or csv")  # fmt: skip
+                     "fetched_at), as jsonl, json or csv; as markdown, one file per list "
+                     "page, its records as links")  # fmt: skip
     exp.add_argument("--page-type", action="append", default=[], choices=("article", "other"),
                      help="only this page type (repeatable); the records of list pages are "
                      "written with --records")  # fmt: skip

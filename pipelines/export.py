@@ -31,7 +31,14 @@ from urllib.parse import unquote, urlsplit
 from sqlalchemy import Connection, Engine, Select, and_, exists, func, or_, select
 
 from extractors.document import Document
-from extractors.markdown import from_markdown, line_kinds, markdown_heading, to_markdown
+from extractors.markdown import (
+    from_markdown,
+    line_kinds,
+    markdown_heading,
+    records_markdown,
+    to_markdown,
+)
+from extractors.result import Record
 
 from .schema import articles, as_utc, decompress_html, list_records, pages
 
@@ -53,7 +60,9 @@ RECORD_FIELDS = (
     "page_url", "site", "url_group", "position", "region", "title", "url", "date", "text",
     "fetched_at",
 )  # fmt: skip
-RECORD_FORMATS = ("jsonl", "json", "csv")
+RECORD_FORMATS = ("jsonl", "json", "csv", "markdown")  # Markdown: a file per list page
+# The front matter of a list page's Markdown file (then its count of records).
+PAGE_HEAD = ("url", "site", "url_group", "fetched_at")
 _BATCH = 500
 _UNSAFE = re.compile(r"[^\w.-]+", re.UNICODE)
 _EXTENSION = re.compile(r"\.[A-Za-z0-9]{1,5}$")
@@ -206,15 +215,20 @@ def _records_from() -> Any:  # noqa: ANN401 - a SQLAlchemy join
     return list_records.outerjoin(pages, pages.c.url == list_records.c.page_url)
 
 
-def count_records(engine: Engine, flt: ExportFilter) -> int:
-    stmt = select(func.count()).select_from(_records_from()).where(and_(True, *_records_where(flt)))
+def count_records(engine: Engine, flt: ExportFilter, by_page: bool = False) -> int:
+    """How many records match (``by_page``: how many list pages hold them)."""
+    counted = func.count(list_records.c.page_url.distinct()) if by_page else func.count()
+    stmt = select(counted).select_from(_records_from()).where(and_(True, *_records_where(flt)))
     with engine.connect() as conn:
         return conn.execute(stmt).scalar_one()
 
 
-def iter_records(engine: Engine, flt: ExportFilter) -> Iterator[dict[str, Any]]:
+def iter_records(
+    engine: Engine, flt: ExportFilter, with_page_title: bool = False
+) -> Iterator[dict[str, Any]]:
     """The records of the matching list pages, page by page in the order
-    they were stored, each page's in its order; streamed."""
+    they were stored, each page's in its order; streamed. ``with_page_title``:
+    each also has its page's title (``page_title``)."""
     stmt = (
         select(list_records.c.page_url, list_records.c.site, pages.c.url_group,
                list_records.c.position, list_records.c.record, list_records.c.fetched_at)
@@ -222,6 +236,8 @@ def iter_records(engine: Engine, flt: ExportFilter) -> Iterator[dict[str, Any]]:
         .where(and_(True, *_records_where(flt)))
         .order_by(list_records.c.id)
     )  # fmt: skip
+    if with_page_title:
+        stmt = stmt.add_columns(pages.c.title.label("page_title"))
     with engine.connect() as conn:
         for row in conn.execution_options(yield_per=_BATCH).execute(stmt):
             record = dict(row._mapping)
@@ -231,6 +247,31 @@ def iter_records(engine: Engine, flt: ExportFilter) -> Iterator[dict[str, Any]]:
             record.update({name: entry.get(name) for name in ("title", "url", "date", "text")})
             record["fetched_at"] = fetched.isoformat() if fetched else None
             yield record
+
+
+def iter_record_pages(engine: Engine, flt: ExportFilter) -> Iterator[dict[str, Any]]:
+    """The matching list pages, each with its title and its records
+    (``records``, as ``extractors.result.Record``): what a Markdown export
+    writes one file of. A page's records were stored together, so they come
+    one after another."""
+    page: dict[str, Any] | None = None
+    for row in iter_records(engine, flt, with_page_title=True):
+        if page is None or row["page_url"] != page["url"]:
+            if page is not None:
+                yield page
+            head = {name: row[name] for name in ("site", "url_group", "fetched_at")}
+            page = {"url": row["page_url"], "title": row["page_title"], **head, "records": []}
+        page["records"].append(
+            Record(
+                text=row["text"] or "",
+                url=row["url"],
+                title=row["title"],
+                date=row["date"],
+                region=row["region"],
+            )
+        )
+    if page is not None:
+        yield page
 
 
 def _original_text(conn: Connection, url: str) -> str | None:
@@ -342,17 +383,34 @@ def _kinds(record: dict[str, Any], text: str) -> list[str] | None:
     return line_kinds([Document(html, url=record["url"]) for html in htmls], text)
 
 
+def record_page_markdown(page: dict[str, Any]) -> str:
+    """A list page (:func:`iter_record_pages`) as a Markdown file: front
+    matter as for an article, its title, and its records, each title linked
+    to its page (``extractors.markdown.records_markdown``)."""
+    lines = ["---"]
+    lines += [f"{name}: {json.dumps(page.get(name), ensure_ascii=False)}" for name in PAGE_HEAD]
+    lines += [f"records: {len(page['records'])}", "---"]
+    title = page.get("title")
+    body = f"{markdown_heading(title)}\n\n" if title else ""
+    body += records_markdown(page["records"]) + "\n"
+    return "\n".join(lines) + "\n\n" + body
+
+
 def write_markdown(
-    records: Iterator[dict[str, Any]], root: Path, written: set[Path]
+    records: Iterator[dict[str, Any]],
+    root: Path,
+    written: set[Path],
+    document: Callable[[dict[str, Any]], str] = markdown_document,
 ) -> Iterator[None]:
-    """One file per record; ``written`` collects their paths."""
+    """One file per record (an article; a list page with ``document`` =
+    :func:`record_page_markdown`); ``written`` collects their paths."""
     for record in records:
         path = markdown_path(root, record)
         written.add(path)
         path.parent.mkdir(parents=True, exist_ok=True)
         tmp = path.with_suffix(".md.part")
         try:
-            tmp.write_text(markdown_document(record), encoding="utf-8")
+            tmp.write_text(document(record), encoding="utf-8")
             tmp.replace(path)
         except OSError:
             with contextlib.suppress(OSError):
@@ -395,7 +453,10 @@ def _write_manifest(root: Path, files: set[Path]) -> None:
 
 
 def mirror_markdown(
-    records: Iterator[dict[str, Any]], root: Path, removed: list[Path]
+    records: Iterator[dict[str, Any]],
+    root: Path,
+    removed: list[Path],
+    document: Callable[[dict[str, Any]], str] = markdown_document,
 ) -> Iterator[None]:
     """:func:`write_markdown`, then remove the files the previous export
     into ``root`` wrote and this one did not (into ``removed``), and their
@@ -404,7 +465,7 @@ def mirror_markdown(
     earlier = _manifest(root)
     written: set[Path] = set()
     try:
-        yield from write_markdown(records, root, written)
+        yield from write_markdown(records, root, written, document)
     except BaseException:
         with contextlib.suppress(OSError):
             _write_manifest(root, earlier | written)
@@ -455,8 +516,9 @@ def export(
     removed: list[Path] | None = None,
 ) -> int:
     """Write every matching article (``records``: every record of the
-    matching list pages) to ``output``; returns how many. A Markdown export
-    adds the files of the earlier one it removed to ``removed``.
+    matching list pages; in Markdown, every list page with its records) to
+    ``output``; returns how many. A Markdown export adds the files of the
+    earlier one it removed to ``removed``.
     ``excel``: a CSV for spreadsheets: it starts with a byte-order mark,
     which Excel needs to read UTF-8 (Chinese text) right (other CSV readers
     would take it for text), and no cell starts a formula (``write_csv``)."""
@@ -465,12 +527,13 @@ def export(
         raise ValueError(f"unknown format {fmt!r}; choose from {', '.join(allowed)}")
     if excel and fmt != "csv":
         raise ValueError("excel is for CSV only")
-    total = (count_records if records else count)(engine, flt)
-    rows = (
-        iter_records(engine, flt)
-        if records
-        else iter_articles(engine, flt, with_html=fmt == "markdown")
-    )
+    markdown = fmt == "markdown"
+    if records:  # a Markdown export of records: one file per list page
+        total = count_records(engine, flt, by_page=markdown)
+        rows = iter_record_pages(engine, flt) if markdown else iter_records(engine, flt)
+    else:
+        total = count(engine, flt)
+        rows = iter_articles(engine, flt, with_html=markdown)
     fields = RECORD_FIELDS if records else FIELDS
     done = 0
 
@@ -483,7 +546,8 @@ def export(
 
     if fmt == "markdown":
         Path(output).mkdir(exist_ok=True)  # there, if empty, when nothing matched
-        steps = mirror_markdown(rows, Path(output), [] if removed is None else removed)
+        document = record_page_markdown if records else markdown_document
+        steps = mirror_markdown(rows, Path(output), [] if removed is None else removed, document)
         done = _drive(steps, total, progress)
     elif output == "-":
         done = write(sys.stdout)

@@ -529,6 +529,7 @@ def _fill_lists(url: str) -> None:
             url=page, site=site, status=200, html="<ul></ul>", text="\n".join(
                 r["text"] for r in records), page_type="list", records=records,
             url_group=group, fetched_at=datetime(2024, 7, 1, tzinfo=UTC).isoformat(),
+            title=f"News of {site}",
         ))  # fmt: skip
     store.close_spider()
 
@@ -564,9 +565,36 @@ def test_the_records_of_list_pages_are_exported(db_url: str, tmp_path: Path) -> 
     # an article filter is refused, not ignored
     refused = _export("--db", db_url, "--records", "-o", "-", "--language", "zh")
     assert refused.returncode == 2 and "--language: a filter of articles" in refused.stderr
-    refused = _export("--db", db_url, "--records", "-o", str(tmp_path / "md"), "--format",
-                      "markdown")  # fmt: skip
-    assert refused.returncode == 2 and "not markdown" in refused.stderr
+
+
+def test_the_records_of_list_pages_are_exported_as_markdown_a_file_per_page(
+    db_url: str, tmp_path: Path
+) -> None:
+    from markdown_it import MarkdownIt
+
+    _fill_lists(db_url)
+    out = tmp_path / "md"
+    proc = _export("--db", db_url, "--records", "-o", str(out), "--format", "markdown")
+    assert proc.returncode == 0, proc.stderr
+    assert "wrote 2 list page(s) with their records" in proc.stderr
+    files = {p.parent.name: p for p in out.rglob("*.md")}
+    assert sorted(files) == ["en.test", "zh.test"]
+    en = files["en.test"].read_text("utf-8")
+    _, head, body = en.split("---\n", 2)
+    assert 'url: "http://en.test/news/"' in head and "records: 2" in head
+    assert body.startswith("\n# News of en.test\n")
+    html = MarkdownIt("commonmark").render(body)
+    # each title links to its page (a leading "=" is text, not a setext rule);
+    # the page's second region after a rule
+    assert '<a href="http://en.test/news/1">=First story</a>' in html
+    assert html.index("First story") < html.index("<hr />") < html.index("Second story")
+    zh = files["zh.test"].read_text("utf-8")
+    assert "- [市政府宣布新开公交线路](http://zh.test/world/c.html)" in zh
+    # filters apply; the folder holds this export only, as for articles
+    proc = _export("--db", db_url, "--records", "-o", str(out), "--format", "markdown",
+                   "--site", "zh.test", "-q")  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    assert [p.parent.name for p in out.rglob("*.md")] == ["zh.test"]
 
 
 STRUCTURED = """<html><head><title>Bridge repairs</title></head><body>
