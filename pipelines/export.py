@@ -224,20 +224,24 @@ def count_records(engine: Engine, flt: ExportFilter, by_page: bool = False) -> i
 
 
 def iter_records(
-    engine: Engine, flt: ExportFilter, with_page_title: bool = False
+    engine: Engine, flt: ExportFilter, by_page: bool = False
 ) -> Iterator[dict[str, Any]]:
     """The records of the matching list pages, page by page in the order
-    they were stored, each page's in its order; streamed. ``with_page_title``:
-    each also has its page's title (``page_title``)."""
+    they were stored, each page's in its order; streamed. ``by_page``:
+    ordered by page URL, each also with its page's title (``page_title``):
+    a page's records stay together even when crawlers wrote pages at once."""
     stmt = (
         select(list_records.c.page_url, list_records.c.site, pages.c.url_group,
                list_records.c.position, list_records.c.record, list_records.c.fetched_at)
         .select_from(_records_from())
         .where(and_(True, *_records_where(flt)))
-        .order_by(list_records.c.id)
     )  # fmt: skip
-    if with_page_title:
-        stmt = stmt.add_columns(pages.c.title.label("page_title"))
+    if by_page:
+        stmt = stmt.add_columns(pages.c.title.label("page_title")).order_by(
+            list_records.c.page_url, list_records.c.position
+        )
+    else:
+        stmt = stmt.order_by(list_records.c.id)
     with engine.connect() as conn:
         for row in conn.execution_options(yield_per=_BATCH).execute(stmt):
             record = dict(row._mapping)
@@ -252,10 +256,9 @@ def iter_records(
 def iter_record_pages(engine: Engine, flt: ExportFilter) -> Iterator[dict[str, Any]]:
     """The matching list pages, each with its title and its records
     (``records``, as ``extractors.result.Record``): what a Markdown export
-    writes one file of. A page's records were stored together, so they come
-    one after another."""
+    writes one file of."""
     page: dict[str, Any] | None = None
-    for row in iter_records(engine, flt, with_page_title=True):
+    for row in iter_records(engine, flt, by_page=True):
         if page is None or row["page_url"] != page["url"]:
             if page is not None:
                 yield page
