@@ -993,20 +993,22 @@ def _completed(
     )
 
 
+def _plain_lines(doc: Document, *tags: str) -> Counter[str]:
+    """The first lines of the page's ``tags`` elements that are no links,
+    counted (rendered no further than their first line)."""
+    stats = doc.stats
+    return Counter(
+        line
+        for el in doc.body.iter(*tags)
+        if (st := stats.get(el)) and st.text_len and st.link_density < 0.5
+        for line in text_lines(el, limit=1)
+    )
+
+
 def _item_lines(doc: Document) -> frozenset[str]:
     """The lines of the page's list items that are no links (a list in the
     text, not a menu or related links)."""
-
-    def compute() -> frozenset[str]:
-        stats = doc.stats
-        return frozenset(
-            line
-            for li in doc.body.iter("li")
-            if (st := stats.get(li)) and st.text_len and st.link_density < 0.5
-            for line in text_lines(li, limit=1)  # its first line, rendered no further
-        )
-
-    return doc.derived("auto.item_lines", compute)
+    return doc.derived("auto.item_lines", lambda: frozenset(_plain_lines(doc, "li")))
 
 
 def _heading_lines(doc: Document) -> frozenset[str]:
@@ -1014,13 +1016,7 @@ def _heading_lines(doc: Document) -> frozenset[str]:
     and name one section (a heading said twice is a card's label)."""
 
     def compute() -> frozenset[str]:
-        stats = doc.stats
-        said = Counter(
-            line
-            for h in doc.body.iter("h2", "h3", "h4", "h5", "h6")
-            if (st := stats.get(h)) and st.text_len and st.link_density < 0.5
-            for line in text_lines(h, limit=1)
-        )
+        said = _plain_lines(doc, "h2", "h3", "h4", "h5", "h6")
         return frozenset(line for line, n in said.items() if n == 1)
 
     return doc.derived("auto.heading_lines", compute)

@@ -446,12 +446,13 @@ def _clean(root: etree._Element) -> list[etree._Element]:
             link_spam = links > 0.5 * text and not whole_page
             if text <= REVEALED_SHARE * total or link_spam or blocks < 3:
                 el.drop_tree()
+    for heading in list(root.iter(*HEADING_TAGS)):
+        marks = [m for a in heading.iter("a") if (m := _heading_mark(a, heading)) is not None]
+        for mark in marks:
+            if mark.getparent() is not None:  # a box holding two marks goes once
+                mark.drop_tree()  # keeps the tail text
     for el in anchors:
-        if el.getparent() is None:
-            continue
-        if (marker := _heading_marker(el)) is not None:
-            marker.drop_tree()  # keeps the tail text
-        elif _wraps_text(el):
+        if el.getparent() is not None and _wraps_text(el):
             el.drop_tag()
     return collapsed
 
@@ -463,13 +464,10 @@ _PERMALINK_MARKS = frozenset({"¶", "#", "§", "🔗", "⚓", "∞"})
 _BRACKETED = re.compile(r"^\[[^\[\]]{1,40}\]$")
 
 
-def _heading_marker(a: etree._Element) -> etree._Element | None:
-    """The element to drop when link ``a`` is a heading's permalink mark (a
-    link to a place on the page, its text a sign) or the link of
-    a bracketed edit control (the brackets' box with it); else None."""
-    heading = next((h for h in a.iterancestors(*HEADING_TAGS)), None)
-    if heading is None:
-        return None
+def _heading_mark(a: etree._Element, heading: etree._Element) -> etree._Element | None:
+    """The element to drop when link ``a`` of ``heading`` is its permalink
+    mark (a link to a place on the page, its text a sign) or the link of a
+    bracketed edit control (the brackets' box with it); else None."""
     text = "".join("".join(a.itertext()).split())
     if (a.get("href") or "").startswith("#") and text in _PERMALINK_MARKS:
         return a

@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import IO, Any
 from urllib.parse import unquote, urlsplit
 
-from sqlalchemy import Connection, Engine, Select, and_, exists, func, or_, select
+from sqlalchemy import Connection, Engine, Select, and_, exists, func, null, or_, select
 
 from extractors.document import Document
 from extractors.markdown import (
@@ -184,9 +184,10 @@ def iter_articles(
             if with_html:
                 record["html"] = [decompress_html(record.pop("html_zlib"))]
             if record.pop("next_page"):
-                record["text"] = _joined_text(parts, record["url"], record["text"])
+                later = _later_parts(parts, record["url"], with_html)
+                record["text"] = _joined(record["text"], [text for text, _ in later])
                 if with_html:
-                    record["html"] += _later_html(parts, record["url"])
+                    record["html"] += [html for _, html in later]
             elif record["text"] is None and record["duplicate_of"]:  # an exact copy keeps none
                 record["text"] = _original_text(parts, record["duplicate_of"])
             for name in ("fetched_at", "first_seen", "changed_at"):
@@ -279,26 +280,28 @@ def iter_record_pages(engine: Engine, flt: ExportFilter) -> Iterator[dict[str, A
 
 def _original_text(conn: Connection, url: str) -> str | None:
     text = conn.execute(select(articles.c.text).where(articles.c.url == url)).scalar()
-    return _joined_text(conn, url, text)
+    return _joined(text, [later for later, _ in _later_parts(conn, url)])
 
 
-def _joined_text(conn: Connection, url: str, text: str | None) -> str | None:
-    later = conn.execute(
-        select(articles.c.text).where(articles.c.part_of == url).order_by(articles.c.part)
-    ).scalars()
+def _joined(text: str | None, later: list[str | None]) -> str | None:
+    """A multi-page article's text: its first page's, then its later parts'."""
     pages = [t for t in (text, *later) if t]
     return "\n".join(pages) if pages else text
 
 
-def _later_html(conn: Connection, url: str) -> list[str | None]:
-    """The stored HTML of a multi-page article's later parts, in order."""
+def _later_parts(
+    conn: Connection, url: str, with_html: bool = False
+) -> list[tuple[str | None, str | None]]:
+    """The text of a multi-page article's later parts, in order, each with
+    its page's stored HTML when ``with_html`` (else None)."""
+    html = pages.c.html_zlib if with_html else null()
     stmt = (
-        select(pages.c.html_zlib)
+        select(articles.c.text, html)
         .select_from(articles.outerjoin(pages, pages.c.url == articles.c.url))
         .where(articles.c.part_of == url)
         .order_by(articles.c.part)
     )
-    return [decompress_html(blob) for blob in conn.execute(stmt).scalars()]
+    return [(text, decompress_html(blob)) for text, blob in conn.execute(stmt)]
 
 
 # -- writers --------------------------------------------------------------------
