@@ -58,6 +58,7 @@ from .classify import (
     sibling_url,
     url_shape,
 )
+from .dates import find_datetime
 from .document import (
     HEADING_TAGS,
     PREFORMATTED_TAGS,
@@ -1013,13 +1014,20 @@ def _item_lines(doc: Document) -> frozenset[str]:
 
 def _heading_lines(doc: Document) -> frozenset[str]:
     """The lines of the page's section headings (h2-h6) that are no links
-    and name one section (a heading said twice is a card's label)."""
+    and name one section (a heading said twice is a card's label, one dated
+    to the minute a post's or a comment's header)."""
 
     def compute() -> frozenset[str]:
         said = _plain_lines(doc, "h2", "h3", "h4", "h5", "h6")
-        return frozenset(line for line, n in said.items() if n == 1)
+        return frozenset(line for line, n in said.items() if n == 1 and not _stamped(line))
 
     return doc.derived("auto.heading_lines", compute)
+
+
+def _stamped(line: str) -> bool:
+    """Whether ``line`` holds a date with its time of day ("2024-04-07
+    01:09", "2024年5月3日 10:20"): a post's stamp, not a section's name."""
+    return "T" in (find_datetime(line) or "")
 
 
 def _code_lines(doc: Document) -> frozenset[str]:

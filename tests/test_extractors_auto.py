@@ -898,16 +898,19 @@ def test_list_items_two_others_hold_inside_the_body_are_put_back() -> None:
 def test_a_section_heading_two_others_hold_alone_inside_the_body_is_put_back() -> None:
     """A heading is a short line, but a section's heading that sits alone
     between two lines of the body is the text's; not a heading the page says
-    twice (a card's label), nor one among other dropped lines."""
+    twice (a card's label), one dated to the minute (a comment's header), nor
+    one among other dropped lines."""
     from extractors.auto import _heading_lines, _with_gaps
 
     heading = "What the council decided"
     doc = as_document(
         f"<html><body><h2>{heading}</h2><h3>Read more</h3><p>x</p><h3>Read more</h3>"
-        "<h2><a href='/parks'>Parks</a></h2></body></html>"
+        "<h2><a href='/parks'>Parks</a></h2><h3>12 有用 看过 2024-04-07 01:09:42</h3>"
+        "<h3>Changes since 2024-04-07</h3></body></html>"
     )
     headings = _heading_lines(doc)
-    assert headings == frozenset({heading})  # said twice, or a link: no section's
+    # said twice, a link or a post's stamp: no section's
+    assert headings == frozenset({heading, "Changes since 2024-04-07"})
     body = "\n".join(PARAS)
     whole = [*PARAS[:2], heading, *PARAS[2:]]
     two = {n: Result(text="\n".join(whole)) for n in ("scedd", "awce")}
