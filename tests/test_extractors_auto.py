@@ -624,6 +624,9 @@ def test_chinese_datelines_and_site_footer_lines_are_boilerplate() -> None:
         "昨天 14:20",
         "刚刚",
         "2小时前 · 阅读 1234",
+        "客栈小K | 扫地 | 6天前",  # a post's or a teaser's stamp after its author or source
+        "小诺抓 (楼主)10月前",
+        "Yahoo財經·19 小時前",
         "本篇新闻热门关键词:",  # a tags line, and "更多关于 <tag> 的新闻" cut at its link
         "关键词：教育 高考",
         "更多关于",
@@ -639,6 +642,7 @@ def test_chinese_datelines_and_site_footer_lines_are_boilerplate() -> None:
         "2024年5月3日，国务院总理在人民大会堂会见了来访的客人。",
         "今天天气晴朗，市民纷纷出游。",
         "3小时前，一辆卡车在高速公路上侧翻。",
+        "事情发生在3天前。",
         "网友爆料称，该店存在虚假宣传。",
         "市民可拨打12388举报电话，进行检举控告。",
         "处理时间较长，直到下午六点才结束。",
