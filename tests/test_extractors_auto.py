@@ -624,6 +624,7 @@ def test_chinese_datelines_and_site_footer_lines_are_boilerplate() -> None:
         "昨天 14:20",
         "刚刚",
         "2小时前 · 阅读 1234",
+        "分享23",  # a button's count
         "客栈小K | 扫地 | 6天前",  # a post's or a teaser's stamp after its author or source
         "小诺抓 (楼主)10月前",
         "Yahoo財經·19 小時前",
