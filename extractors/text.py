@@ -213,17 +213,24 @@ def clean_text(text: str) -> str:
     # the newlines and tabs that are kept.
     if text.isprintable() or text.replace("\n", "").replace("\t", "").isprintable():
         return text
-    out = []
-    for ch in text:
-        if ch in "\n\t":
-            out.append(ch)
-            continue
-        cat = unicodedata.category(ch)
-        if cat in ("Cc", "Cs", "Co") or (cat == "Cf" and ch != "\u200d"):
-            continue
-        out.append(" " if cat == "Zs" else ch)
-    cleaned = "".join(out)
-    return _LOOSE_ZWJ.sub("", cleaned) if "\u200d" in cleaned else cleaned
+    # A few distinct characters to fix (most often no-break and ideographic
+    # spaces): each replaced throughout in C, not the text walked in Python.
+    for ch in set(text):
+        if not ch.isprintable() and (fixed := _cleaned_char(ch)) != ch:
+            text = text.replace(ch, fixed)
+    return _LOOSE_ZWJ.sub("", text) if "\u200d" in text else text
+
+
+def _cleaned_char(ch: str) -> str:
+    """What :func:`clean_text` writes for a character: nothing for a control,
+    format (but the zero-width joiner), surrogate or private-use one, a space
+    for a space separator, else the character."""
+    if ch in "\n\t":
+        return ch
+    cat = unicodedata.category(ch)
+    if cat in ("Cc", "Cs", "Co") or (cat == "Cf" and ch != "\u200d"):
+        return ""
+    return " " if cat == "Zs" else ch
 
 
 # Joins the lines of one block of preformatted text (``<pre>``: code, logs,
