@@ -644,6 +644,7 @@ def test_chinese_datelines_and_site_footer_lines_are_boilerplate() -> None:
         "今天天气晴朗，市民纷纷出游。",
         "3小时前，一辆卡车在高速公路上侧翻。",
         "事情发生在3天前。",
+        "碳达峰目标：2030年前",  # before a year, not a count of years ago
         "网友爆料称，该店存在虚假宣传。",
         "市民可拨打12388举报电话，进行检举控告。",
         "处理时间较长，直到下午六点才结束。",
