@@ -45,8 +45,14 @@ _MONTH = (
     r"|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?"
 )
 _YEAR = r"((?:19|20)\d\d)"
-# An optional clock time after a date: 10:20, 10:20:30, 10时20分, T10:20Z.
-_TIME = r"(?:\s*(?:T|\s|日)?\s*(\d{1,2})\s*[:：时]\s*(\d{1,2})(?:\s*[:：分]\s*(\d{1,2}))?)?"
+# An optional clock time after a date: 10:20, 10:20:30, 10时20分, T10:20Z,
+# ", 8:45 pm", " at 18:45", " 下午3:20" (its half of the day: groups 4 and 8).
+_TIME = (
+    r"(?:\s*(?:T|\s|日|[,，])?\s*(?:at\s+)?(上午|早上|凌晨|中午|下午|晚上)?\s*"
+    r"(\d{1,2})\s*[:：时]\s*(\d{1,2})(?:\s*[:：分]\s*(\d{1,2}))?(?:\s*([aApP])\.?\s?[mM]\b\.?)?)?"
+)
+# The afternoon's marks: "pm", 下午 and 晚上 (中午 before 11 o'clock too).
+_AFTERNOON = frozenset({"p", "P", "下午", "晚上"})
 # (pattern, order of year/month/day groups); the earliest match in a text wins.
 _DATE_PATTERNS: tuple[tuple[re.Pattern[str], str], ...] = (
     (
@@ -103,7 +109,11 @@ _DAY_WORDS: tuple[tuple[re.Pattern[str], int], ...] = (
 # An English day word's zone is unknown, so its time stays local (no offset),
 # like a printed "2024-05-03 10:20".
 CHINESE_TIME = timezone(timedelta(hours=8), "UTC+08:00")
-_CLOCK_AFTER = re.compile(r"\s*+[,，]?\s*+(?:at\s++)?(\d{1,2})\s*+[:：]\s*+(\d{2})(?!\d)", re.I)
+_CLOCK_AFTER = re.compile(
+    r"\s*+[,，]?\s*+(?:at\s++)?(上午|早上|凌晨|中午|下午|晚上)?\s*+(\d{1,2})\s*+[:：]\s*+(\d{2})(?!\d)"
+    r"(?:\s*([ap])\.?\s?m\b\.?)?",
+    re.I,
+)
 # What may stand beside a lone day word in a stamp: separators, "发布"/"更新"
 # ("published", "updated") and the like.
 _STAMP_REST = re.compile(
@@ -139,13 +149,23 @@ def _from_groups(groups: tuple[str | Any, ...], order: str) -> tuple[datetime | 
     y, m, d = values["y"], values["m"], values["d"]
     if order == "mdy" and m > 12:  # day first (31/12/2024)
         m, d = d, m
-    clock = groups[3:6] if len(groups) > 3 else ()
-    has_time = bool(clock and clock[0] is not None)
-    if has_time:
+    half, *clock, meridiem = groups[3:8] if len(groups) > 3 else (None,) * 5
+    if clock[0] is not None:
         hh, mm, ss = (int(v) if v else 0 for v in clock)
+        hh = _twenty_four(hh, half or meridiem)
         if hh < 24 and mm < 60 and ss < 60:
             return _valid(y, m, d, hh, mm, ss), True
     return _valid(y, m, d), False
+
+
+def _twenty_four(hour: int, half: str | None) -> int:
+    """A 12-hour clock's hour on the 24-hour clock ("1:47 pm" is 13:47,
+    "12:05 am" 0:05, "下午3:20" 15:20); a 24-hour one's as it is."""
+    if half in _AFTERNOON or (half == "中午" and hour < 11):
+        return hour + 12 if hour < 12 else hour
+    if half in ("a", "A") and hour == 12:
+        return 0
+    return hour
 
 
 def to_iso(value: datetime | date, with_time: bool = True) -> str:
@@ -236,10 +256,11 @@ def _parse_relative(text: str, now: datetime) -> datetime | None:
         for m in pattern.finditer(text):
             day = _site_clock(now, m.group()) - timedelta(days=days_back)
             clock = _CLOCK_AFTER.match(text, m.end())
-            if clock and int(clock.group(1)) < 24 and int(clock.group(2)) < 60:
-                return day.replace(
-                    hour=int(clock.group(1)), minute=int(clock.group(2)), second=0, microsecond=0
-                )
+            if clock:
+                half, hour, minute, meridiem = clock.groups()
+                hour = _twenty_four(int(hour), half or meridiem)
+                if hour < 24 and int(minute) < 60:
+                    return day.replace(hour=hour, minute=int(minute), second=0, microsecond=0)
             rest = text[: m.start()] + " " + text[m.end() :]
             if _STAMP_REST.fullmatch(rest):
                 if pattern is _JUST_NOW:
