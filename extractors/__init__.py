@@ -149,11 +149,12 @@ def extract(
     doc = as_document(html, url, content_type)
     if method == "auto":
         return fn(doc, url, **params)
-    from .metadata import extract_metadata
+    from .metadata import date_records, extract_metadata
 
     fetched_at = params.pop("fetched_at", None)
     result = fn(doc, url, **params)
     meta = extract_metadata(doc, url, fetched_at, main=result.node)
+    date_records(result.records, fetched_at)
     result.title = meta.title or result.title
     result.published = result.published or meta.published
     result.author = result.author or meta.author

@@ -74,7 +74,7 @@ from .document import (
 from .layout import check_reference
 from .listing import find_records, record_url, to_record
 from .markup import body_container, main_landmark
-from .metadata import declared_body, declared_description, extract_metadata
+from .metadata import date_records, declared_body, declared_description, extract_metadata
 from .pagination import in_series, next_page, numbered_parts
 from .params import resolve_params
 from .posts import post_lines, thread_posts
@@ -1722,6 +1722,7 @@ def _attach_metadata(
 ) -> None:
     listing = result.page_type is PageType.LIST
     meta = extract_metadata(doc, url, fetched_at, main=result.node, listing=listing)
+    date_records(result.records, fetched_at)
     result.title = meta.title or doc.title
     result.published = meta.published
     result.author = meta.author

@@ -18,7 +18,14 @@ from typing import Any
 
 from .text import CJK_CHAR
 
-__all__ = ["find_date", "find_datetime", "date_in_url", "parse_date", "to_iso"]
+__all__ = [
+    "find_date",
+    "find_datetime",
+    "find_relative_date",
+    "date_in_url",
+    "parse_date",
+    "to_iso",
+]
 
 _MONTHS = {
     m: i + 1
@@ -329,6 +336,19 @@ def find_date(text: str) -> str | None:
     Chinese numeric and month-name forms); None when there is none."""
     value, _ = _parse_text(text, compact=False)
     return value.date().isoformat() if value else None
+
+
+def find_relative_date(text: str, now: datetime) -> str | None:
+    """The day ``text`` gives relative to ``now`` (the fetch), as ISO 8601
+    ``YYYY-MM-DD``: "3小时前", "2 days ago", "昨天 14:20", this year's "05-03
+    10:20"; None for a text with no such date or one after ``now``. A date
+    with its year is :func:`find_date`'s, which needs no fetch time."""
+    value = _parse_relative(text, now)
+    if value is None:
+        value, _ = _without_year(text, now)
+    if value is None or not _not_future(value, now):
+        return None
+    return value.date().isoformat()
 
 
 def date_in_url(url: str | None, now: datetime | None = None) -> str | None:

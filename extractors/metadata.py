@@ -11,7 +11,7 @@ from __future__ import annotations
 import itertools
 import json
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
 from html import unescape
@@ -23,7 +23,7 @@ from lxml import etree
 
 from .chinese_names import is_chinese_name
 from .classify import PRODUCT_TYPES
-from .dates import date_in_url, find_datetime, parse_date, to_iso
+from .dates import date_in_url, find_datetime, find_relative_date, parse_date, to_iso
 from .document import (
     Document,
     absolute_url,
@@ -33,6 +33,7 @@ from .document import (
     text_content,
     text_lines,
 )
+from .result import Record
 from .text import CJK_CHAR, clean_text, collapse_ws
 
 __all__ = [
@@ -41,6 +42,7 @@ __all__ = [
     "find_author",
     "find_published",
     "find_title",
+    "date_records",
     "declared_body",
     "jsonld_objects",
 ]
@@ -250,6 +252,20 @@ def extract_metadata(
         language=_clean(_language(doc)),
         image=_image(doc, objects, main, params),
     )
+
+
+def date_records(
+    records: Sequence[Record], fetched_at: datetime | date | str | float | None
+) -> None:
+    """Date the records whose text dates them against the fetch only
+    ("3小时前", "昨天 14:20", "05-03 10:20": how Chinese portals date their
+    entries); a record's dated year is read without it (``listing.to_record``)."""
+    now = _as_datetime(fetched_at)
+    if now is None:
+        return
+    for record in records:
+        if record.date is None:
+            record.date = find_relative_date(record.text, now)
 
 
 def _clean(value: str | None) -> str | None:

@@ -793,3 +793,30 @@ def test_a_sponsored_product_drawn_as_the_grid_is_a_record() -> None:
     result = extract(_page(MENU + grid), url="https://example.com/shop/")
     assert len(result.records) == 8
     assert result.records[0].text.startswith("Leather wallet model 0")
+
+
+def test_records_dated_against_the_fetch_get_their_day() -> None:
+    """A Chinese portal dates its entries "3小时前", "昨天 14:20" or "05-03
+    10:20": with the fetch time (as the crawl passes it), each record gets
+    its day, auto's and the list method's alike (a year-less day still to
+    come is last year's); a date with its year needs no fetch time."""
+    from datetime import UTC, datetime
+
+    from extractors import extract as extract_any
+
+    stamps = ["3小时前", "昨天 14:20", "05-03 10:20", "2 days ago", "2024-04-01", "", "12-30 09:00"]
+    items = "".join(
+        f"<li class='item'><h3><a href='/news/{i}.html'>新闻标题第{i}条关于城市预算的报道</a></h3>"
+        f"<p class='summary'>这是第{i}条新闻的摘要内容。</p><span class='date'>{stamp}</span></li>"
+        for i, stamp in enumerate(stamps)
+    )
+    html = _page(f"<ul class='news-list'>{items}</ul>")
+    fetched = datetime(2024, 5, 10, 4, 0, tzinfo=UTC)  # 12:00 in China
+    days = ["2024-05-10", "2024-05-09", "2024-05-03", "2024-05-08", "2024-04-01", None]
+    for method in ("auto", "list"):
+        found = extract_any(
+            html, url="https://example.com/news/", method=method, fetched_at=fetched
+        )
+        assert [r.date for r in found.records] == [*days, "2023-12-30"], method
+        undated = extract_any(html, url="https://example.com/news/", method=method)
+        assert [r.date for r in undated.records] == [None] * 4 + ["2024-04-01", None, None]
