@@ -348,6 +348,8 @@ def find_relative_date(text: str, now: datetime) -> str | None:
         value, _ = _without_year(text, now)
     if value is None or not _not_future(value, now):
         return None
+    if value.tzinfo is not None and CJK_CHAR.search(text):
+        value = value.astimezone(CHINESE_TIME)  # "2小时前" is a day of the site's clock
     return value.date().isoformat()
 
 

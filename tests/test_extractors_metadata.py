@@ -641,3 +641,15 @@ def test_a_meta_author_keeps_its_name_not_the_addresses_beside_it() -> None:
     listed = meta.format("James A. Mathias, admin@lotus.test, http://www.lotus.test")
     assert extract_metadata(_page(listed, page)).author == "James A. Mathias"
     assert extract_metadata(_page(meta.format("name, email@gmail.com"), page)).author is None
+
+
+def test_a_relative_day_is_a_day_of_the_sites_clock() -> None:
+    """At 20:00 UTC it is 04:00 the next day in China: a Chinese entry of
+    "3小时前" is of that next day; an English one keeps the fetch's zone."""
+    from extractors.dates import find_relative_date
+
+    fetched = datetime(2024, 5, 9, 20, 0, tzinfo=UTC)
+    assert find_relative_date("新华社 3小时前", fetched) == "2024-05-10"
+    assert find_relative_date("Reuters 3 hours ago", fetched) == "2024-05-09"
+    assert find_relative_date("昨天 14:20", fetched) == "2024-05-09"
+    assert find_relative_date("2024-05-01 published", fetched) is None  # a year: find_date's
