@@ -473,9 +473,9 @@ def is_boilerplate(line: str) -> bool:
         return True
     if _DATELINE_ZH.match(line) or _FOOTER_ZH.search(line):
         return True
-    if _RELATIVE_DATELINE_ZH.match(line.strip()) or _RELATIVE_STAMP_ZH.match(line.strip()):
-        return True
     stripped = line.strip()
+    if _RELATIVE_DATELINE_ZH.match(stripped) or _RELATIVE_STAMP_ZH.match(stripped):
+        return True
     if _chars(line) <= 60 and _BYLINE.match(stripped):
         return True
     if any(rule.search(stripped) for rule in _LINE_RULES) or _EUROPEAN.match(stripped):
