@@ -95,12 +95,16 @@ DATE_IN_TEXT = re.compile(
 )
 # "3小时前", "2 days ago": the amount, its unit and "ago" right after it (a
 # reading time "阅读约需5分钟", a video's "时长：3分钟" or "24小时热榜" is no date).
+# The amount is a number, or "a"/"an"/"one" ("an hour ago") or 半 ("半小时前",
+# half an hour), which ``_AMOUNTS`` reads.
+_AMOUNT = r"(?<![\dA-Za-z])(\d+|an?|one|半)\s*"
+_AMOUNTS = {"a": 1.0, "an": 1.0, "one": 1.0, "半": 0.5}
 _RELATIVE: tuple[tuple[re.Pattern[str], str], ...] = (
-    (re.compile(r"(?<!\d)(\d+)\s*(?:秒钟?\s*前|seconds?\s+ago)", re.I), "seconds"),
-    (re.compile(r"(?<!\d)(\d+)\s*(?:分钟\s*前|mins?(?:utes?)?\s+ago)", re.I), "minutes"),
-    (re.compile(r"(?<!\d)(\d+)\s*(?:个?小时\s*前|hours?\s+ago|hrs?\s+ago)", re.I), "hours"),
-    (re.compile(r"(?<!\d)(\d+)\s*(?:天前|days?\s+ago)", re.I), "days"),
-    (re.compile(r"(?<!\d)(\d+)\s*(?:周前|个?星期前|weeks?\s+ago)", re.I), "weeks"),
+    (re.compile(_AMOUNT + r"(?:秒钟?\s*前|seconds?\s+ago)", re.I), "seconds"),
+    (re.compile(_AMOUNT + r"(?:分钟\s*前|mins?(?:utes?)?\s+ago)", re.I), "minutes"),
+    (re.compile(_AMOUNT + r"(?:个?小时\s*前|hours?\s+ago|hrs?\s+ago)", re.I), "hours"),
+    (re.compile(_AMOUNT + r"(?:天前|days?\s+ago)", re.I), "days"),
+    (re.compile(_AMOUNT + r"(?:周前|个?星期前|weeks?\s+ago)", re.I), "weeks"),
 )
 # A day word is a date when a clock time follows it ("昨天 14:20") or it is
 # the whole stamp ("刚刚", "Yesterday"); "今天天气晴朗" and "Today's Paper" are not.
@@ -258,7 +262,8 @@ def _parse_relative(text: str, now: datetime) -> datetime | None:
     for pattern, unit in _RELATIVE:
         m = pattern.search(text)
         if m:
-            return now - timedelta(**{unit: int(m.group(1))})
+            amount = m.group(1).lower()
+            return now - timedelta(**{unit: _AMOUNTS.get(amount) or float(amount)})
     for pattern, days_back in _DAY_WORDS:
         for m in pattern.finditer(text):
             day = _site_clock(now, m.group()) - timedelta(days=days_back)

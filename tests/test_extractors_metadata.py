@@ -35,6 +35,11 @@ NOW = datetime(2024, 5, 10, 12, 0)
         ("3小时前", "2024-05-10T09:00:00"),
         ("昨天 08:30", "2024-05-09T08:30:00"),
         ("2 days ago", "2024-05-08T12:00:00"),
+        ("an hour ago", "2024-05-10T11:00:00"),  # "a"/"an"/"one", and 半 (half)
+        ("One week ago", "2024-05-03T12:00:00"),
+        ("新华社 半小时前", "2024-05-10T11:30:00"),
+        ("Japan hour ago", None),
+        ("a few hours ago", None),
         ("2030-01-01", None),  # after the fetch time
         ("no date here", None),
         ("刚刚", "2024-05-10T12:00:00"),  # "just now": the fetch time
