@@ -152,7 +152,9 @@ def test_without_render_empty_the_pages_stay_empty(crawls: dict) -> None:
 def test_a_rendered_page_is_photographed_when_the_policy_wants_it(crawls: dict) -> None:
     items = crawls["group"]["items"]
     for name in ("index.html", "plain.html", *APPS):
-        assert name == "index.html" or STORY[1] in items[name]["text"], name
+        # The outcome and reason say why, should a render fail under load.
+        why = (name, items[name]["outcome"], items[name]["reason"])
+        assert name == "index.html" or STORY[1] in items[name]["text"], why
         shot = items[name]["screenshot"]  # first pages of their patterns
         assert shot and Path(shot["path"]).is_file(), name
 
