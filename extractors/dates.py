@@ -54,9 +54,11 @@ _MONTH = (
 _YEAR = r"((?:19|20)\d\d)"
 # An optional clock time after a date: 10:20, 10:20:30, 10时20分, T10:20Z,
 # ", 8:45 pm", " at 18:45", " 下午3:20" (its half of the day: groups 4 and 8).
+_HALF_DAY = r"(上午|早上|凌晨|中午|下午|晚上)?"  # before the clock
+_MERIDIEM = r"(?:\s*([aApP])\.?\s?[mM]\b\.?)?"  # after it: am, p.m.
 _TIME = (
-    r"(?:\s*(?:T|\s|日|[,，])?\s*(?:at\s+)?(上午|早上|凌晨|中午|下午|晚上)?\s*"
-    r"(\d{1,2})\s*[:：时]\s*(\d{1,2})(?:\s*[:：分]\s*(\d{1,2}))?(?:\s*([aApP])\.?\s?[mM]\b\.?)?)?"
+    r"(?:\s*(?:T|\s|日|[,，])?\s*(?:at\s+)?" + _HALF_DAY + r"\s*"
+    r"(\d{1,2})\s*[:：时]\s*(\d{1,2})(?:\s*[:：分]\s*(\d{1,2}))?" + _MERIDIEM + ")?"
 )
 # The afternoon's marks: "pm", 下午 and 晚上 (中午 before 11 o'clock too).
 _AFTERNOON = frozenset({"p", "P", "下午", "晚上"})
@@ -121,8 +123,10 @@ _DAY_WORDS: tuple[tuple[re.Pattern[str], int], ...] = (
 # like a printed "2024-05-03 10:20".
 CHINESE_TIME = timezone(timedelta(hours=8), "UTC+08:00")
 _CLOCK_AFTER = re.compile(
-    r"\s*+[,，]?\s*+(?:at\s++)?(上午|早上|凌晨|中午|下午|晚上)?\s*+(\d{1,2})\s*+[:：]\s*+(\d{2})(?!\d)"
-    r"(?:\s*([ap])\.?\s?m\b\.?)?",
+    r"\s*+[,，]?\s*+(?:at\s++)?"
+    + _HALF_DAY
+    + r"\s*+(\d{1,2})\s*+[:：]\s*+(\d{2})(?!\d)"
+    + _MERIDIEM,
     re.I,
 )
 # What may stand beside a lone day word in a stamp: separators, "发布"/"更新"

@@ -294,10 +294,13 @@ def _later_parts(
 ) -> list[tuple[str | None, str | None]]:
     """The text of a multi-page article's later parts, in order, each with
     its page's stored HTML when ``with_html`` (else None)."""
-    html = pages.c.html_zlib if with_html else null()
+    html, source = null(), articles  # the pages table only when HTML is asked for
+    if with_html:
+        html = pages.c.html_zlib
+        source = articles.outerjoin(pages, pages.c.url == articles.c.url)
     stmt = (
         select(articles.c.text, html)
-        .select_from(articles.outerjoin(pages, pages.c.url == articles.c.url))
+        .select_from(source)
         .where(articles.c.part_of == url)
         .order_by(articles.c.part)
     )
