@@ -4,7 +4,7 @@ Every algorithm reads a :class:`Document` rather than parsing again. The tree
 is cleaned of what is never content (scripts, styles, comments, hidden
 elements); form controls stay, because some algorithms score them as noise.
 Algorithms must treat ``doc.root`` as read-only: those that prune work on sets
-of nodes (or on :meth:`Document.copy_tree`), never on the shared tree.
+of nodes, never on the shared tree.
 """
 
 from __future__ import annotations
@@ -961,16 +961,6 @@ class Document:
     def elements(self, tag: str | None = None) -> list[etree._Element]:
         """Elements of the cleaned tree in document order (optionally one tag)."""
         return [el for el in self.root.iter(tag) if isinstance(el.tag, str)]
-
-    def copy_tree(self) -> etree._Element:
-        """A deep copy of the cleaned tree, for algorithms that prune."""
-        return _deepcopy(self.root)
-
-
-def _deepcopy(el: etree._Element) -> etree._Element:
-    import copy
-
-    return copy.deepcopy(el)
 
 
 def _meta_of(root: etree._Element) -> dict[str, str]:

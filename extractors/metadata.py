@@ -408,15 +408,6 @@ def _norm(text: str) -> str:
     return re.sub(r"\W+", "", text).lower()
 
 
-def _overlap(a: str, b: str) -> float:
-    """Share of the shorter string's characters found in order in the longer."""
-    a, b = _norm(a), _norm(b)
-    if not a or not b:
-        return 0.0
-    short, long_ = sorted((a, b), key=len)
-    return 1.0 if short in long_ else 0.0
-
-
 def find_title(
     doc: Document, params: Params | None = None
 ) -> tuple[str | None, etree._Element | None]:

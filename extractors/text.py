@@ -11,7 +11,6 @@ import re
 import tempfile
 import threading
 import unicodedata
-from collections.abc import Callable
 from enum import StrEnum
 from functools import lru_cache
 from pathlib import Path
@@ -184,20 +183,6 @@ def tokens(text: str, tokenizer: Tokenizer | str = Tokenizer.WHITESPACE) -> list
     if not CJK_CHAR.search(text):
         return _LATIN_WORD.findall(text)
     return jieba_words(text)
-
-
-def word_count(text: str, tokenizer: Tokenizer | str = Tokenizer.WHITESPACE) -> int:
-    """Number of tokens in ``text``; cheaper than ``len(tokens(...))`` for the
-    default tokenizer."""
-    if Tokenizer(tokenizer) is Tokenizer.WHITESPACE:
-        return sum(1 for _ in _WORD.finditer(text))
-    return len(tokens(text, tokenizer))
-
-
-def tokenizer_for(text: str) -> Callable[[str], list[str]]:
-    """A tokenizer suited to the text's language: jieba for Chinese."""
-    kind = Tokenizer.JIEBA if is_chinese(text) else Tokenizer.WHITESPACE
-    return lambda t: tokens(t, kind)
 
 
 # A zero-width joiner joins the characters on its two sides (an emoji
