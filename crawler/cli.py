@@ -723,7 +723,14 @@ def build_parser(parser_class: type[argparse.ArgumentParser] = argparse.Argument
         "cannot be read or fetched), 141 the reader of its output left (| head).",
     )
     ext.add_argument("file", metavar="FILE_OR_URL", help="HTML file, http(s) URL, or - for stdin")
-    ext.add_argument("--method", default="auto", help="extraction method (default: auto)")
+    from extractors import METHODS
+
+    ext.add_argument(
+        "--method",
+        default="auto",
+        help="extraction method: auto (the default) picks for the page; "
+        f"{', '.join(m for m in METHODS if m != 'auto')} run alone",
+    )
     ext.add_argument("--url", help="the page's URL (resolves links, helps metadata)")
     ext.add_argument(
         "--reference",

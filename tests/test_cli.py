@@ -42,6 +42,11 @@ def test_help_explains_the_commands() -> None:
     assert proc.returncode == 0
     for flag in ("--db", "-O", "-s", "--jobdir", "--max-pages", "--depth"):
         assert flag in proc.stdout
+    extract = sitesift("extract", "--help")
+    assert extract.returncode == 0
+    shown = " ".join(extract.stdout.split())  # argparse wraps the help
+    for method in ("auto", "justext", "boilerpipe-default", "cetd", "scedd", "list", "layout"):
+        assert method in shown, method
     version = sitesift("--version")
     assert version.returncode == 0 and version.stdout.startswith("sitesift 0."), version
 
