@@ -630,7 +630,13 @@ def add_data_commands(sub: Any) -> None:  # noqa: ANN401 - argparse's private su
     exp.add_argument("-q", "--quiet", action="store_true", help="no progress on stderr")
     exp.set_defaults(func=cmd_export)
 
-    status = sub.add_parser("status", help="what the database holds")
+    status = sub.add_parser(
+        "status",
+        help="what the database holds",
+        description="What the database holds: pages per site by outcome, articles, list "
+        "records, screenshots, the recent crawl runs and the items still waiting in the "
+        "spool for the database.",
+    )
     _db_flag(status)
     status.add_argument("--spool-dir", help="the crawls' spool folder, of the items waiting "
                         "for the database (default: the setting SITESIFT_SPOOL_DIR: "
@@ -647,8 +653,14 @@ def add_data_commands(sub: Any) -> None:  # noqa: ANN401 - argparse's private su
     )  # fmt: skip
     status.set_defaults(func=cmd_status)
 
-    prune = sub.add_parser("prune-screenshots",
-                           help="delete screenshot files no stored page refers to")  # fmt: skip
+    prune = sub.add_parser(
+        "prune-screenshots",
+        help="delete screenshot files no stored page refers to",
+        description="Delete the screenshot files no stored page refers to any more (a "
+        "recrawl that took a new picture, a page whose row was removed), with their rows. "
+        "Files are named by their content's hash and shared by pages, so only files no page "
+        "names go, and none used in the last --min-age seconds (a running crawl's).",
+    )
     _db_flag(prune)
     prune.add_argument("--dir", help="screenshot folder (default: the one the database's "
                        "screenshots were written to, else SITESIFT_SCREENSHOT_DIR)")  # fmt: skip
