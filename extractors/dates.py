@@ -54,7 +54,8 @@ _MONTH = (
 _YEAR = r"((?:19|20)\d\d)"
 # An optional clock time after a date: 10:20, 10:20:30, 10时20分, T10:20Z,
 # ", 8:45 pm", " at 18:45", " 下午3:20" (its half of the day: groups 4 and 8).
-_HALF_DAY = r"(上午|早上|凌晨|中午|下午|晚上)?"  # before the clock
+_HALF_DAY_WORDS = "上午|早上|凌晨|中午|下午|晚上"
+_HALF_DAY = f"({_HALF_DAY_WORDS})?"  # before the clock
 _MERIDIEM = r"(?:\s*([aApP])\.?\s?[mM]\b\.?)?"  # after it: am, p.m.
 _TIME = (
     r"(?:\s*(?:T|\s|日|[,，])?\s*(?:at\s+)?" + _HALF_DAY + r"\s*"
@@ -360,6 +361,38 @@ def find_relative_date(text: str, now: datetime) -> str | None:
     if value.tzinfo is not None and CJK_CHAR.search(text):
         value = value.astimezone(CHINESE_TIME)  # "2小时前" is a day of the site's clock
     return value.date().isoformat()
+
+
+# A clock time standing alone ("Sholmes 15:02"): on the 24-hour clock (no
+# am or pm), not part of a longer time, a score or a range...
+_CLOCK_ALONE = re.compile(
+    r"(?<![\d:：.\-/])([01]?\d|2[0-3])[:：]([0-5]\d)"
+    r"(?![\d:：])(?!\s*(?:[-–~至到]|[aApP]\.?\s?[mM]\b))"
+)
+# ...nor after a half of the day ("下午 3:20") or a day ("04/19 15:15", a
+# day this module does not read: the order of its numbers varies).
+_NOT_ALONE_AFTER = re.compile(r"(?:\d\s*[-/.月]\s*\d{1,2}\s*日?|" + _HALF_DAY_WORDS + r")\s*$")
+
+
+def find_time_today(text: str, now: datetime) -> str | None:
+    """The fetch's day (``YYYY-MM-DD``, on the site's clock) for a Chinese
+    text dated by one time of day alone: how a Chinese portal stamps the
+    entries of its own day ("15:02") beside older ones ("昨天 14:20").
+    None for no such time, several, one still to come that day (it may be
+    yesterday's), or a text in another script: an English list's lone time
+    is as often an event's or a show's ("Wednesday at 4:00 PM")."""
+    if not CJK_CHAR.search(text):
+        return None
+    found = [
+        m for m in _CLOCK_ALONE.finditer(text) if not _NOT_ALONE_AFTER.search(text, 0, m.start())
+    ]
+    if len(found) != 1:
+        return None
+    hour, minute = found[0].groups()
+    clock = _site_clock(now, text)
+    if (int(hour), int(minute)) > (clock.hour, clock.minute):
+        return None
+    return clock.date().isoformat()
 
 
 def date_in_url(url: str | None, now: datetime | None = None) -> str | None:

@@ -13,7 +13,7 @@ import json
 import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from datetime import UTC, date, datetime
+from datetime import UTC, date, datetime, timedelta
 from html import unescape
 from typing import Any
 from unicodedata import east_asian_width
@@ -23,7 +23,15 @@ from lxml import etree
 
 from .chinese_names import is_chinese_name
 from .classify import PRODUCT_TYPES
-from .dates import date_in_url, find_datetime, find_relative_date, parse_date, to_iso
+from .dates import (
+    CHINESE_TIME,
+    date_in_url,
+    find_datetime,
+    find_relative_date,
+    find_time_today,
+    parse_date,
+    to_iso,
+)
 from .document import (
     Document,
     absolute_url,
@@ -259,13 +267,25 @@ def date_records(
 ) -> None:
     """Date the records whose text dates them against the fetch only
     ("3小时前", "昨天 14:20", "05-03 10:20": how Chinese portals date their
-    entries); a record's dated year is read without it (``listing.to_record``)."""
+    entries); a record's dated year is read without it (``listing.to_record``).
+    On a list whose entries of today or yesterday are dated, an entry with a
+    time of day alone ("15:02") is of the fetch's day: a lone clock time on
+    another page may be a duration or a schedule."""
     now = _as_datetime(fetched_at)
     if now is None:
         return
     for record in records:
         if record.date is None:
             record.date = find_relative_date(record.text, now)
+    recent = {
+        (clock - timedelta(days=back)).date().isoformat()
+        for clock in (now, now.astimezone(CHINESE_TIME) if now.tzinfo else now)
+        for back in (0, 1)
+    }
+    if any(record.date and record.date[:10] in recent for record in records):
+        for record in records:
+            if record.date is None:
+                record.date = find_time_today(record.text, now)
 
 
 def _clean(value: str | None) -> str | None:

@@ -820,3 +820,30 @@ def test_records_dated_against_the_fetch_get_their_day() -> None:
         assert [r.date for r in found.records] == [*days, "2023-12-30"], method
         undated = extract_any(html, url="https://example.com/news/", method=method)
         assert [r.date for r in undated.records] == [None] * 4 + ["2024-04-01", None, None]
+
+
+def test_a_time_alone_dates_todays_entries_on_a_list_that_dates_yesterdays() -> None:
+    """少数派-style lists stamp today's entries "15:02" and older ones "昨天
+    14:20": with the fetch time, a lone clock time is the fetch's day (on the
+    site's clock), unless it is still to come then; on a list of old dates a
+    lone "12:34" may be a video's length, and stays undated."""
+    from datetime import UTC, datetime
+
+    from extractors import extract as extract_any
+
+    def page(stamps: list[str]) -> str:
+        items = "".join(
+            f"<li class='item'><h3><a href='/p/{i}.html'>城市漫步指南第{i}篇：感受老街的季节</a>"
+            f"</h3><span class='meta'>作者{i} {stamp}</span></li>"
+            for i, stamp in enumerate(stamps)
+        )
+        return _page(f"<ul class='posts'>{items}</ul>")
+
+    fetched = datetime(2024, 5, 9, 20, 0, tzinfo=UTC)  # 04:00 on 10 May in China
+    fresh = page(["03:10", "01:45", "23:50", "昨天 14:20", "10:00-12:00", "5月3日", "04/19 01:15"])
+    found = extract_any(fresh, url="https://example.com/", method="list", fetched_at=fetched)
+    days = [r.date for r in found.records]
+    assert days == ["2024-05-10", "2024-05-10", None, "2024-05-09", None, "2024-05-03", None]
+    stale = page(["12:34", "2024-04-01", "2024-03-28", "03:10"])
+    found = extract_any(stale, url="https://example.com/", method="list", fetched_at=fetched)
+    assert [r.date for r in found.records] == [None, "2024-04-01", "2024-03-28", None]

@@ -658,3 +658,20 @@ def test_a_relative_day_is_a_day_of_the_sites_clock() -> None:
     assert find_relative_date("Reuters 3 hours ago", fetched) == "2024-05-09"
     assert find_relative_date("昨天 14:20", fetched) == "2024-05-09"
     assert find_relative_date("2024-05-01 published", fetched) is None  # a year: find_date's
+
+
+def test_a_time_alone_is_todays_only_on_the_24_hour_clock_of_a_chinese_text() -> None:
+    from extractors.dates import find_time_today
+
+    fetched = datetime(2024, 5, 9, 20, 0, tzinfo=UTC)  # 04:00 on 10 May in China
+    assert find_time_today("少数派编辑部 03:10 派早报", fetched) == "2024-05-10"
+    for text in (
+        "少数派编辑部 05:10 派早报",  # still to come at 04:00: yesterday's, or a schedule
+        "Reuters 03:10 Markets",  # English: an event's or a show's time as often
+        "直播 下午 3:10",  # a 12-hour clock
+        "直播 3:10 pm",
+        "会议 01:00-03:00",  # a range
+        "沫子兮兮 04/19 01:15",  # a day this module does not read
+        "比分 1:0 结束 02:10 03:00",  # two times
+    ):
+        assert find_time_today(text, fetched) is None, text
