@@ -324,12 +324,15 @@ _NO_YEAR = (
     re.compile(r"(?<![\d年])(\d{1,2})\s*月\s*(\d{1,2})\s*日(?:\s*(\d{1,2})\s*[:：]\s*(\d{2}))?"),
     re.compile(r"(?<![\w/.-])(\d{1,2})-(\d{1,2})\s+(\d{1,2}):(\d{2})(?![\d:])"),
 )
+# ...and "04/19 15:15" in a Chinese text, which writes the month first (an
+# English one's order varies: 04/05 is April or May).
+_NO_YEAR_SLASH = re.compile(r"(?<![\w/.-])(\d{1,2})/(\d{1,2})\s+(\d{1,2}):(\d{2})(?![\d:])")
 
 
 def _without_year(text: str, now: datetime) -> tuple[datetime | None, bool]:
     """A month and day without a year, in the fetch's year (the year before
     when that day is still to come)."""
-    for pattern in _NO_YEAR:
+    for pattern in (*_NO_YEAR, _NO_YEAR_SLASH) if CJK_CHAR.search(text) else _NO_YEAR:
         m = pattern.search(text)
         if m is None:
             continue

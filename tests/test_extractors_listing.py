@@ -840,10 +840,14 @@ def test_a_time_alone_dates_todays_entries_on_a_list_that_dates_yesterdays() -> 
         return _page(f"<ul class='posts'>{items}</ul>")
 
     fetched = datetime(2024, 5, 9, 20, 0, tzinfo=UTC)  # 04:00 on 10 May in China
-    fresh = page(["03:10", "01:45", "23:50", "昨天 14:20", "10:00-12:00", "5月3日", "04/19 01:15"])
+    stamps = ["03:10", "01:45", "23:50", "昨天 14:20", "10:00-12:00", "5月3日", "04/19 01:15"]
+    fresh = page([*stamps, "19/04 01:15"])
     found = extract_any(fresh, url="https://example.com/", method="list", fetched_at=fetched)
     days = [r.date for r in found.records]
-    assert days == ["2024-05-10", "2024-05-10", None, "2024-05-09", None, "2024-05-03", None]
+    # 04/19 is month first, as Chinese sites write it; 19/04 is no date.
+    assert days == [
+        "2024-05-10", "2024-05-10", None, "2024-05-09", None, "2024-05-03", "2024-04-19", None
+    ]  # fmt: skip
     stale = page(["12:34", "2024-04-01", "2024-03-28", "03:10"])
     found = extract_any(stale, url="https://example.com/", method="list", fetched_at=fetched)
     assert [r.date for r in found.records] == [None, "2024-04-01", "2024-03-28", None]
