@@ -268,20 +268,18 @@ def date_records(
     """Date the records whose text dates them against the fetch only
     ("3小时前", "昨天 14:20", "05-03 10:20": how Chinese portals date their
     entries); a record's dated year is read without it (``listing.to_record``).
-    On a list whose entries of today or yesterday are dated, an entry with a
-    time of day alone ("15:02") is of the fetch's day: a lone clock time on
-    another page may be a duration or a schedule."""
+    On a list whose entries of today or yesterday (in China) are dated, a
+    Chinese entry with a time of day alone ("15:02") is of the fetch's day
+    (``find_time_today``): a lone clock time on another page may be a
+    duration or a schedule."""
     now = _as_datetime(fetched_at)
     if now is None:
         return
     for record in records:
         if record.date is None:
             record.date = find_relative_date(record.text, now)
-    recent = {
-        (clock - timedelta(days=back)).date().isoformat()
-        for clock in (now, now.astimezone(CHINESE_TIME) if now.tzinfo else now)
-        for back in (0, 1)
-    }
+    today = now.astimezone(CHINESE_TIME) if now.tzinfo else now
+    recent = {today.date().isoformat(), (today - timedelta(days=1)).date().isoformat()}
     if any(record.date and record.date[:10] in recent for record in records):
         for record in records:
             if record.date is None:
