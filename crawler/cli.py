@@ -26,7 +26,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 
-from crawler.cli_data import CLIError, reader_left
+from crawler.cli_data import CLIError, cli_date, reader_left
 
 if TYPE_CHECKING:
     from extractors import Document
@@ -465,6 +465,7 @@ def cmd_extract(args: argparse.Namespace) -> int:
         raise CLIError("no page given: name an HTML file, an http(s) URL, or - for stdin")
     if args.url and not re.match(r"https?://[^/\s]", args.url, re.I):
         raise CLIError(f"--url takes the page's http(s) URL, got {args.url!r}")
+    fetched_at = cli_date(args.fetched_at, "--fetched-at") or datetime.now(UTC)
     url, content_type = args.url, None
     scheme = re.match(r"([a-z][a-z0-9+.-]*)://", args.file, re.I)
     is_url = bool(scheme) and scheme.group(1).lower() in ("http", "https")
@@ -505,7 +506,7 @@ def cmd_extract(args: argparse.Namespace) -> int:
               "a crawl records it as blocked): nothing extracted", file=sys.stderr)  # fmt: skip
         return EXIT_FAILED
     result = extract(doc, url=url, method=args.method, reference=reference,
-                     fetched_at=datetime.now(UTC))  # fmt: skip
+                     fetched_at=fetched_at)  # fmt: skip
     if args.json:
         output = json.dumps(result.to_dict(), ensure_ascii=False, indent=2) + "\n"
     elif args.markdown:
@@ -732,6 +733,13 @@ def build_parser(parser_class: type[argparse.ArgumentParser] = argparse.Argument
         f"{', '.join(m for m in METHODS if m != 'auto')} run alone",
     )
     ext.add_argument("--url", help="the page's URL (resolves links, helps metadata)")
+    ext.add_argument(
+        "--fetched-at",
+        metavar="TIME",
+        help="when a saved page was fetched (ISO 8601, UTC unless a zone is given): its "
+        "relative dates (3小时前, 2 days ago, a list entry's 昨天 14:20) are read against it "
+        "(default: now)",
+    )
     ext.add_argument(
         "--reference",
         action="append",

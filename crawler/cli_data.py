@@ -77,7 +77,8 @@ def open_db(
         raise _cli_error(str(exc)) from None
 
 
-def _date(text: str | None, flag: str) -> datetime | None:
+def cli_date(text: str | None, flag: str) -> datetime | None:
+    """A command line's date or time (ISO 8601), in UTC unless it names a zone."""
     if not text:
         return None
     try:
@@ -146,7 +147,7 @@ def cmd_export(args: argparse.Namespace) -> int:
             raise _cli_error(f"{check} is a file, not a folder to write in")
         if not check.is_dir():
             raise _cli_error(f"output folder {check} does not exist")
-    since, until = _date(args.since, "--since"), _date(args.until, "--until")
+    since, until = cli_date(args.since, "--since"), cli_date(args.until, "--until")
     if since and until and until <= since:
         raise _cli_error(f"--until ({args.until}) is not after --since ({args.since})")
     flt = ExportFilter(

@@ -327,6 +327,25 @@ def test_missing_reference_page(tmp_path: Path) -> None:
     assert_clean_error(proc, "--url takes the page's http(s) URL, got 'notaurl'")
 
 
+def test_extract_reads_a_saved_pages_relative_dates_against_its_fetch_time(
+    tmp_path: Path,
+) -> None:
+    stamps = ["3小时前", "昨天 14:20", "09:15"]
+    items = "".join(
+        f"<li class='item'><h3><a href='/p/{i}.html'>城市漫步指南第{i}篇：感受老街的季节</a></h3>"
+        f"<span>作者{i} {stamp}</span></li>"
+        for i, stamp in enumerate(stamps)
+    )
+    page = tmp_path / "list.html"
+    page.write_text(f"<html><body><ul class='posts'>{items}</ul></body></html>", "utf-8")
+    args = ["extract", str(page), "--url", "https://example.com/", "--json"]
+    proc = sitesift(*args, "--fetched-at", "2024-05-10T04:00Z")  # noon in China
+    assert proc.returncode == 0, proc.stderr
+    days = [r["date"] for r in json.loads(proc.stdout)["records"]]
+    assert days == ["2024-05-10", "2024-05-09", "2024-05-10"]
+    assert_clean_error(sitesift(*args, "--fetched-at", "yesterday"), "--fetched-at takes a date")
+
+
 def test_extract_method_names_ignore_case_and_layout_alone_says_what_it_lacks(
     tmp_path: Path,
 ) -> None:
