@@ -625,6 +625,11 @@ def test_chinese_datelines_and_site_footer_lines_are_boilerplate() -> None:
         "刚刚",
         "2小时前 · 阅读 1234",
         "分享23",  # a button's count
+        "1 点赞 · 0 评论",  # counts before their words, a comment box's sort tabs and header
+        "3.2万 阅读 · 12 回复",
+        "最热 最新",
+        "全部评论（12）",
+        "换一换",  # a sidebar's reshuffle button
         "客栈小K | 扫地 | 6天前",  # a post's or a teaser's stamp after its author or source
         "小诺抓 (楼主)10月前",
         "Yahoo財經·19 小時前",
@@ -652,6 +657,8 @@ def test_chinese_datelines_and_site_footer_lines_are_boilerplate() -> None:
         "Golang 里面有一个关键词叫做defer，它可以实现延迟调用。",
         "用户可以下载客户端，也可以在网页上使用这项服务。",
         "网友点击率最高的文章【科技】栏目位列第一。",
+        "这篇文章有12条评论，3个点赞。",
+        "最新的消息是他已经回复了。",
     ):
         assert not is_boilerplate(line), line
     assert is_boilerplate("记者：张三 李四")  # a credit
