@@ -13,7 +13,7 @@ import json
 import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from datetime import UTC, date, datetime, timedelta
+from datetime import UTC, date, datetime
 from html import unescape
 from typing import Any
 from unicodedata import east_asian_width
@@ -24,7 +24,6 @@ from lxml import etree
 from .chinese_names import is_chinese_name
 from .classify import PRODUCT_TYPES
 from .dates import (
-    CHINESE_TIME,
     date_in_url,
     find_datetime,
     find_relative_date,
@@ -278,8 +277,7 @@ def date_records(
     for record in records:
         if record.date is None:
             record.date = find_relative_date(record.text, now)
-    today = now.astimezone(CHINESE_TIME) if now.tzinfo else now
-    recent = {today.date().isoformat(), (today - timedelta(days=1)).date().isoformat()}
+    recent = {find_relative_date(day, now) for day in ("今天", "昨天")}  # China's clock
     if any(record.date and record.date[:10] in recent for record in records):
         for record in records:
             if record.date is None:
