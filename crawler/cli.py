@@ -856,6 +856,14 @@ def _run_workers(
     argv = _worker_argv(args.argv) + ["--redis", redis_url, "--crawl-id", crawl_id]
     command = [sys.executable, "-m", "crawler.cli", *argv]
     print(f"sitesift: {args.workers} workers on crawl {crawl_id} ({redis_url})", file=sys.stderr)
+    # The CPUs are shared out: each worker gets its part of the extraction
+    # processes one crawl would have (none below two: its own thread).
+    env = dict(os.environ)
+    if "SITESIFT_EXTRACT_PROCESSES" not in env:
+        from crawler import settings
+
+        share = settings.SITESIFT_EXTRACT_PROCESSES // args.workers
+        env["SITESIFT_EXTRACT_PROCESSES"] = str(share if share > 1 else 0)
     children = []
     for worker in range(args.workers):
         own = [f"{_feed_part(uri, worker)}:jsonlines" for uri in feeds]
@@ -863,7 +871,7 @@ def _run_workers(
         # which passes each press on once (a worker, and its browser, that got
         # the terminal's and ours would take one press for two: a forced stop).
         argv_own = command + [a for f in own for a in ("-O", f)]
-        children.append(subprocess.Popen(argv_own, start_new_session=True))
+        children.append(subprocess.Popen(argv_own, start_new_session=True, env=env))
     presses = 0
     try:
         while True:

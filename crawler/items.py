@@ -45,7 +45,7 @@ class PageItem:
     referer: str | None = None
     title: str | None = None
     html: str | None = None
-    # Filled by the classify / extract pipelines (extractors.Result fields).
+    # Filled by the analyse pipeline (extractors.Result fields).
     page_type: str | None = None
     length_class: str | None = None
     confidence: float | None = None

@@ -101,8 +101,7 @@ FEED_EXPORT_FIELDS = [
 # drops unchanged and duplicate content; store (800) writes everything.
 ITEM_PIPELINES = {
     "pipelines.blocked.BlockedPagePipeline": 100,
-    "pipelines.classify.ClassifyPipeline": 300,
-    "pipelines.extract.ExtractPipeline": 400,
+    "pipelines.analyse.AnalysePipeline": 300,  # page type, then main content
     "pipelines.dedup.DedupPipeline": 600,
     "pipelines.store.StorePipeline": 800,
 }
@@ -136,7 +135,7 @@ SITESIFT_DENY_PRIVATE = False
 SITESIFT_ALLOW_NETWORKS = ""
 TWISTED_DNS_RESOLVER = "crawler.resolver.PublicOnlyResolver"
 
-# -- extraction (pipelines/classify.py, pipelines/extract.py) -------------------------
+# -- extraction (pipelines/analyse.py, classify.py, extract.py) ------------------------
 SITESIFT_CLASSIFY_ENABLED = True
 SITESIFT_CLASSIFY_GROUP_REUSE = True  # a URL group's page type holds for its pages...
 SITESIFT_CLASSIFY_GROUP_OVERRIDE = 0.9  # ...unless the DOM is at least this confident
@@ -145,8 +144,13 @@ SITESIFT_EXTRACT_ENABLED = True
 SITESIFT_EXTRACT_METHOD = "auto"  # or any name of extractors.METHODS
 SITESIFT_EXTRACT_REFERENCES = 2  # pages kept per URL group for layout similarity
 SITESIFT_EXTRACT_MAX_GROUPS = 200  # URL groups kept in that cache (LRU)
-# Classification and extraction run in this many worker threads, off the
-# reactor (pipelines/offload.py): a slow page never stalls the crawl.
+# Classification and extraction run off the reactor (pipelines/offload.py),
+# so that a slow page never stalls the crawl: in this many worker processes
+# (one per CPU: a crawl uses every core; `--workers N` gives each of its
+# crawls an equal share; at most 8 by default), or, with 0 (the default on
+# one CPU), in this many threads of the crawl's own process.
+_cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+SITESIFT_EXTRACT_PROCESSES = min(_cpus, 8) if _cpus > 1 else 0
 SITESIFT_EXTRACT_THREADS = 1
 
 # -- storage, dedup, export, schedule (pipelines/store.py, pipelines/dedup.py) ---------

@@ -1269,7 +1269,7 @@ def extract(
     per page. ``reference``: pages of the same URL group (html or
     Documents) for layout similarity; ``fetched_at``: the fetch time, for
     relative dates and to reject future ones; ``classification``: a decision
-    already made (by the classify pipeline), used instead of the DOM one."""
+    already made (by a crawl's classification step), used instead of the DOM one."""
     p = resolve_params(params, overrides, Params)
     if reference is not None:
         check_reference(reference)  # raised here: a failed voter is only logged

@@ -689,7 +689,7 @@ def classify(
         main_chars = len("".join(cetd.text.split())) if cetd else 0
     consensus = consensus_signals(doc, url)
     prior = p.declared_article_logit if declares_article(doc) else 0.0
-    # A crawled page is classified by the classify pipeline, then again by
+    # A crawled page is classified by its analysis job, then again by
     # auto (unless a screenshot decided): the features are computed once.
     x = doc.derived(
         ("classify.features", main_chars, consensus, p),

@@ -1,27 +1,19 @@
-"""Main text, records and metadata for every fetched page (thin: the work
-is ``extractors.extract``). Keeps a few pages of each URL group so that
-layout similarity can remove the group's template from the next page."""
+"""Main text, records and metadata of a fetched page (thin: the work is
+``extractors.extract``). A few pages of each URL group are kept so that
+layout similarity can remove the group's template from the next page.
+``pipelines.analyse`` runs this after classification, on every page."""
 
 from __future__ import annotations
 
-import logging
 from collections import OrderedDict, deque
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from scrapy import Spider
-from scrapy.crawler import Crawler
-from scrapy.exceptions import NotConfigured
-
-from crawler.distributed import SharedReferences, shared_state
-from crawler.items import Outcome, PageItem
+from crawler.items import PageItem
 from crawler.urls import canonicalize_url
-from extractors import METHODS, extract
+from extractors import METHODS
 from extractors.classify import Classification
-from extractors.result import LengthClass, PageType, Result
-from pipelines.offload import off_reactor
-
-log = logging.getLogger(__name__)
+from extractors.result import PageType, Result
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,18 +72,19 @@ class ReferenceCache:
         return len(self._groups)
 
 
-def _classification(item: PageItem) -> Classification | None:
-    """The classify pipeline's decision when it knows more than the DOM
-    (a screenshot was classified too); otherwise auto decides from the DOM
-    with its own evidence (records, agreement of methods), which a URL
-    group's reused decision must not overrule."""
-    if not item.page_type or item.confidence is None or not item.screenshot:
+def given_classification(
+    decision: Classification, page_type: PageType, screenshot: dict[str, Any] | None
+) -> Classification | None:
+    """What auto is told of the page's type: the classify step's decision
+    (``page_type``, its group's if reused) when it knows more than the DOM (a
+    screenshot was classified too); otherwise nothing, and auto decides from
+    the DOM with its own evidence (records, agreement of methods), which a
+    URL group's reused decision must not overrule."""
+    if not screenshot:
         return None
-    page_type = PageType(item.page_type)
-    conf = item.confidence
+    conf = decision.confidence
     p_list = conf if page_type is PageType.LIST else 1.0 - conf
-    length = LengthClass(item.length_class) if item.length_class else None
-    return Classification(page_type, conf, length, p_list)
+    return Classification(page_type, conf, decision.length_class, p_list)
 
 
 def fill(item: PageItem, result: Result) -> None:
@@ -108,47 +101,3 @@ def fill(item: PageItem, result: Result) -> None:
     item.image = result.image
     item.records = [asdict(r) for r in result.records] or None
     item.next_page = canonicalize_url(result.next_page) if result.next_page else None
-
-
-class ExtractPipeline:
-    def __init__(self, crawler: Crawler, config: ExtractConfig) -> None:
-        self.crawler = crawler
-        self.config = config
-        # A distributed crawl keeps each group's reference pages in Redis.
-        shared = shared_state(crawler.settings)
-        self.references: ReferenceCache | SharedReferences = (
-            ReferenceCache(config.references, config.max_groups)
-            if shared is None
-            else SharedReferences(shared, config.references)
-        )
-
-    @classmethod
-    def from_crawler(cls, crawler: Crawler) -> ExtractPipeline:
-        config = ExtractConfig.from_settings(crawler.settings)
-        if not config.enabled:
-            raise NotConfigured("SITESIFT_EXTRACT_ENABLED is off")
-        log.info(
-            "extract: method %s, %d reference pages per URL group", config.method, config.references
-        )
-        return cls(crawler, config)
-
-    async def process_item(self, item: PageItem, spider: Spider | None = None) -> PageItem:
-        if item.outcome is not Outcome.OK or item.document is None:
-            return item
-        url = item.final_url or item.url
-        refs = self.references.get(item.url_group, url)
-        kwargs: dict[str, Any] = {"reference": refs or None, "fetched_at": item.fetched_at}
-        if self.config.method == "auto":
-            kwargs["classification"] = _classification(item)
-        try:
-            result = await off_reactor(
-                self.crawler, extract, item.document, url, method=self.config.method, **kwargs
-            )
-        except Exception as exc:  # the page is stored without text, never lost
-            log.warning("extract failed on %s: %s", url, exc)
-            self.crawler.stats.inc_value(f"sitesift/extract/failed/{type(exc).__name__}")
-            return item
-        fill(item, result)
-        self.references.add(item.url_group, url, item.html)
-        self.crawler.stats.inc_value(f"sitesift/extract/{result.method}")
-        return item

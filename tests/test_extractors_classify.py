@@ -154,7 +154,7 @@ def test_fit_recovers_a_separable_rule() -> None:
 
 
 def test_a_document_is_classified_once(monkeypatch) -> None:
-    """The crawl classifies a page in its classify pipeline and again in auto:
+    """The crawl classifies a page in its analysis job and again in auto:
     the second call reuses the features and CETD's length."""
     import extractors.classify as classify_module
     from extractors import extract

@@ -1,4 +1,4 @@
-"""The classify and extract pipelines on a real crawl of the demo web: every
+"""The analyse pipeline (classify, then extract) on a real crawl of the demo web: every
 stored article carries its body, title, date and author from the demo's
 ground truth; list pages carry their records. Plus the pipelines' parts
 (settings, reference cache, group reuse, screenshot combination)."""
@@ -20,7 +20,7 @@ from benchmarks.metrics import lcs_prf
 from demo.server import DemoWeb
 from extractors.classify import Classification
 from extractors.result import LengthClass, PageType
-from pipelines.classify import ClassifyConfig, ClassifyPipeline, combine
+from pipelines.classify import ClassifyConfig, GroupTypes, combine, with_group
 from pipelines.extract import ExtractConfig, ReferenceCache
 
 WEB = Path(__file__).resolve().parents[1] / "demo" / "web"
@@ -151,7 +151,7 @@ def test_list_pages_hold_their_records(crawl: Crawl) -> None:
 
 
 def test_a_single_method_crawl_extracts_every_page_of_a_group(tmp_path: Path) -> None:
-    """The extract pipeline hands every method the reference pages of the URL
+    """The analyse pipeline hands every method the reference pages of the URL
     group; a method that compares no pages (cetd) ignores them. It raised
     TypeError on every page after the first of its group."""
     feed = tmp_path / "items.jsonl"
@@ -213,27 +213,36 @@ def test_screenshot_decision_is_stacked_with_the_dom() -> None:
 
 @pytest.mark.parametrize("where", ["memory", "redis"])
 def test_group_decision_is_reused_unless_the_dom_is_sure(where: str) -> None:
-    from collections import OrderedDict
-
-    pipeline = ClassifyPipeline.__new__(ClassifyPipeline)
-    pipeline.config = ClassifyConfig(group_override=0.9)
-    pipeline.groups = OrderedDict()
-    pipeline.shared = None
+    config = ClassifyConfig(group_override=0.9)
+    groups = GroupTypes(config.max_groups)
     if where == "redis":  # a distributed crawl: the decision is shared by every worker
         from crawler.distributed import Keys, SharedState
         from tests.dbtools import delete_crawl_keys, new_crawl_id, redis_server
 
         server = redis_server()
         keys = Keys(new_crawl_id())
-        pipeline.shared = SharedState(server, keys)
+        groups = GroupTypes(config.max_groups, SharedState(server, keys))
         other_worker = SharedState(server, keys)
+
+    def page(group: str | None, decision: Classification) -> PageType:
+        """One page, as the pipeline sees it: the group's type is read before
+        the worker decides, and learnt after."""
+        known = groups.known(group)
+        page_type = with_group(decision, known, config)
+        groups.learn(group, known, decision, page_type)
+        return page_type
+
     first = Classification(PageType.LIST, 0.8, None, 0.8)
     unsure = Classification(PageType.ARTICLE, 0.6, None, 0.4)
     sure = Classification(PageType.ARTICLE, 0.95, None, 0.05)
-    assert pipeline._with_group("g", first) is PageType.LIST
-    assert pipeline._with_group("g", unsure) is PageType.LIST
-    assert pipeline._with_group("g", sure) is PageType.ARTICLE
-    assert pipeline._with_group(None, unsure) is PageType.ARTICLE
+    other = Classification(PageType.OTHER, 0.99, None, 0.0)
+    assert page("g", first) is PageType.LIST
+    assert page("g", unsure) is PageType.LIST
+    assert page("g", other) is PageType.OTHER  # an error page is its own
+    assert page("g", unsure) is PageType.LIST  # ...and teaches the group nothing
+    assert page("g", sure) is PageType.ARTICLE
+    assert page("g", unsure) is PageType.ARTICLE  # the sure page taught the group
+    assert page(None, unsure) is PageType.ARTICLE
     if where == "redis":
         assert other_worker.get("pagetype", "g") == "article"
         delete_crawl_keys(server, keys.crawl)
