@@ -856,14 +856,7 @@ def _run_workers(
     argv = _worker_argv(args.argv) + ["--redis", redis_url, "--crawl-id", crawl_id]
     command = [sys.executable, "-m", "crawler.cli", *argv]
     print(f"sitesift: {args.workers} workers on crawl {crawl_id} ({redis_url})", file=sys.stderr)
-    # The CPUs are shared out: each worker gets its part of the extraction
-    # processes one crawl would have (none below two: its own thread).
-    env = dict(os.environ)
-    if "SITESIFT_EXTRACT_PROCESSES" not in env:
-        from crawler import settings
-
-        share = settings.SITESIFT_EXTRACT_PROCESSES // args.workers
-        env["SITESIFT_EXTRACT_PROCESSES"] = str(share if share > 1 else 0)
+    env = _worker_env(dict(os.environ), args.workers)
     children = []
     for worker in range(args.workers):
         own = [f"{_feed_part(uri, worker)}:jsonlines" for uri in feeds]
@@ -892,6 +885,18 @@ def _run_workers(
         print(f"sitesift: stopped early (Ctrl-C): run the same command again to go on; crawl "
               f"{crawl_id} keeps its frontier in Redis", file=sys.stderr)  # fmt: skip
     return max(codes)
+
+
+def _worker_env(env: dict[str, str], workers: int) -> dict[str, str]:
+    """The workers' environment: the CPUs shared out, each worker getting its
+    part of the extraction processes one crawl would have (none below two:
+    its own thread), unless the environment already says how many."""
+    if "SITESIFT_EXTRACT_PROCESSES" not in env:
+        from crawler import settings
+
+        share = settings.SITESIFT_EXTRACT_PROCESSES // workers
+        env["SITESIFT_EXTRACT_PROCESSES"] = str(share if share > 1 else 0)
+    return env
 
 
 def _print_totals(redis_url: str, crawl_id: str, pids: list[int]) -> None:

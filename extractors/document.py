@@ -816,8 +816,10 @@ class Document:
             source = b""  # an image or an archive is no page: an empty result
         self.text, self.encoding = decode_html(source, content_type)
         self.url = url
-        markup, self.cut_short = within_budget(self.text)  # said by `sitesift extract`
-        root = parse_html(markup)
+        # What is parsed (the text itself, unless over the budget): enough to
+        # build this Document again elsewhere (a crawl's worker process).
+        self.markup, self.cut_short = within_budget(self.text)  # said by `sitesift extract`
+        root = parse_html(self.markup)
         if may_misread(self.text) and misreads_punctuation(all_text(root)):
             _repair_texts(root)
         self.title = _title_of(root)

@@ -1,20 +1,14 @@
-"""Page type and main content of every fetched page, in one job.
-
-Classification and extraction read the same parsed page, and auto reuses
-the article methods' runs that classification made (they are kept on the
-document): so the two run together, in one call of :func:`analyse`. With
-worker processes (``SITESIFT_EXTRACT_PROCESSES``, one per CPU by default) a
-process parses the page's HTML again (a tree does not pickle) and a crawl
-uses every core; with none, the worker thread takes the spider's tree. What
-spans pages stays in the reactor: each URL group's page type
-(``pipelines.classify``) and reference pages (``pipelines.extract``).
+"""Page type and main content of every fetched page, in one job
+(``pipelines.job``: classify, then extract), run in the crawl's worker
+processes (``SITESIFT_EXTRACT_PROCESSES``, one per CPU by default: a crawl
+uses every core) or, with none, its worker thread. What spans pages stays
+here, in the reactor: each URL group's page type (``pipelines.classify``)
+and reference pages (``pipelines.extract``).
 """
 
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
-from typing import Any
 
 from scrapy import Spider
 from scrapy.crawler import Crawler
@@ -22,67 +16,16 @@ from scrapy.exceptions import NotConfigured
 
 from crawler.distributed import SharedReferences, shared_state
 from crawler.items import Outcome, PageItem
-from extractors import extract
-from extractors.classify import Classification
-from extractors.document import Document
-from extractors.result import PageType, Result
-from pipelines.classify import ClassifyConfig, GroupTypes, decide, with_group
-from pipelines.extract import ExtractConfig, ReferenceCache, fill, given_classification
+from pipelines.classify import ClassifyConfig, GroupTypes
+from pipelines.extract import ExtractConfig, ReferenceCache, fill
+from pipelines.job import PageAnalysis, PageJob, analyse
 from pipelines.offload import in_worker, off_reactor, processes
 
 log = logging.getLogger(__name__)
 
 
-@dataclass(frozen=True, slots=True)
-class PageJob:
-    """What a worker needs of a page (all of it pickles)."""
-
-    url: str
-    html: str
-    fetched_at: str | None
-    screenshot: dict[str, Any] | None
-    classify: ClassifyConfig | None  # None: no classification
-    group_type: PageType | None  # the page's URL group's, when known
-    method: str | None  # None: no extraction
-    references: tuple[str, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class PageAnalysis:
-    decision: Classification | None  # the page's own
-    page_type: PageType | None  # the decision, or its group's when reused
-    result: Result | None
-    failures: tuple[tuple[str, str, str], ...]  # (step, exception type, message)
-
-
-def analyse(job: PageJob, document: Document | None = None) -> PageAnalysis:
-    """Classify the page, then extract it, each step on its own: a step that
-    fails is reported, and the other still runs."""
-    doc = document if document is not None else Document(job.html, url=job.url)
-    decision = page_type = result = None
-    failures = []
-    if job.classify is not None:
-        try:
-            decision = decide(doc, job.url, job.screenshot)
-            page_type = with_group(decision, job.group_type, job.classify)
-        except Exception as exc:  # never lose the page over a classification
-            failures.append(("classify", type(exc).__name__, str(exc)))
-    if job.method is not None:
-        kwargs: dict[str, Any] = {
-            "reference": list(job.references) or None,
-            "fetched_at": job.fetched_at,
-        }
-        if job.method == "auto" and decision is not None and page_type is not None:
-            kwargs["classification"] = given_classification(decision, page_type, job.screenshot)
-        try:
-            result = extract(doc, job.url, method=job.method, **kwargs)
-        except Exception as exc:  # the page is stored without text, never lost
-            failures.append(("extract", type(exc).__name__, str(exc)))
-    return PageAnalysis(decision, page_type, result, tuple(failures))
-
-
 class AnalysePipeline:
-    """Runs :func:`analyse` on every page fetched whole, off the reactor,
+    """Runs :func:`pipelines.job.analyse` on every page fetched whole, off the reactor,
     and copies its decision and result onto the item."""
 
     def __init__(
@@ -133,9 +76,12 @@ class AnalysePipeline:
         reuse = self.classify is not None and self.classify.group_reuse
         known = self.groups.known(group) if reuse else None
         refs = self.references.get(group, url) if self.references is not None else []
+        # What the spider parsed (over the size budget, cut): a worker
+        # process gets no more, and no more is kept as a reference page.
+        html = item.document.markup
         job = PageJob(
             url=url,
-            html=item.html or "",
+            html=html,
             fetched_at=item.fetched_at,
             screenshot=item.screenshot,
             classify=self.classify,
@@ -164,6 +110,6 @@ class AnalysePipeline:
         if analysis.result is not None:
             fill(item, analysis.result)
             if self.references is not None:
-                self.references.add(group, url, item.html)
+                self.references.add(group, url, html)
             self.crawler.stats.inc_value(f"sitesift/extract/{analysis.result.method}")
         return item

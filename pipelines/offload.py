@@ -84,7 +84,10 @@ def _quiet_worker() -> None:
 
 def _process_pool(crawler: Crawler) -> ProcessPoolExecutor:
     """The crawl's worker processes, started on first use (spawned: the
-    reactor's threads do not survive a fork), shut down with the engine."""
+    reactor's threads do not survive a fork), shut down with the engine or,
+    when a forced stop never lets it report stopping, with the reactor."""
+    from twisted.internet import reactor
+
     pool = _processes.get(crawler)
     if pool is None:
         pool = ProcessPoolExecutor(
@@ -92,11 +95,12 @@ def _process_pool(crawler: Crawler) -> ProcessPoolExecutor:
             mp_context=multiprocessing.get_context("spawn"),
             initializer=_quiet_worker,
         )
-        crawler.signals.connect(
-            lambda: pool.shutdown(wait=False, cancel_futures=True),
-            signal=signals.engine_stopped,
-            weak=False,
-        )
+
+        def stop() -> None:
+            pool.shutdown(wait=False, cancel_futures=True)
+
+        crawler.signals.connect(stop, signal=signals.engine_stopped, weak=False)
+        reactor.addSystemEventTrigger("during", "shutdown", stop)
         _processes[crawler] = pool
     return pool
 

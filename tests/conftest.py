@@ -17,6 +17,13 @@ atexit.register(shutil.rmtree, os.environ["XDG_STATE_HOME"], ignore_errors=True)
 os.environ["SITESIFT_SCREENSHOT_DIR"] = tempfile.mkdtemp(prefix="sitesift-tests-shots-")
 atexit.register(shutil.rmtree, os.environ["SITESIFT_SCREENSHOT_DIR"], ignore_errors=True)
 
+# The crawls tests start classify and extract in a thread of their own
+# process: two worker processes spawned for each small crawl cost the suite
+# a fifth more time (start-up, and CPU taken from Chromium). The default,
+# worker processes, is what tests/test_offload.py and the demo crawl of
+# tests/test_pipelines_extract.py run, by -s (which beats the environment).
+os.environ.setdefault("SITESIFT_EXTRACT_PROCESSES", "0")
+
 from tests.dbtools import crawl_id, db_url, pg_restartable, redis_url  # noqa: E402
 
 __all__ = ["crawl_id", "db_url", "pg_restartable", "redis_url"]

@@ -908,3 +908,17 @@ def test_extract_says_when_a_page_has_no_main_text(tmp_path: Path) -> None:
     assert proc.returncode == 1 and proc.stdout.startswith("Nothing here"), proc.stderr
     assert "no main text found (auto, page type other)" in proc.stderr
     assert "render" not in proc.stderr  # a file, and no script
+
+
+def test_workers_share_the_cpus_out_unless_told(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`--workers N` gives each of its crawls a part of the extraction
+    processes one crawl would have; none below two (its own thread); what
+    the environment says is kept."""
+    from crawler import settings
+    from crawler.cli import _worker_env
+
+    monkeypatch.setattr(settings, "SITESIFT_EXTRACT_PROCESSES", 8)  # an 8-CPU machine
+    shares = {n: _worker_env({}, n)["SITESIFT_EXTRACT_PROCESSES"] for n in (1, 2, 4, 8)}
+    assert shares == {1: "8", 2: "4", 4: "2", 8: "0"}
+    told = {"SITESIFT_EXTRACT_PROCESSES": "3", "PATH": "/bin"}
+    assert _worker_env(dict(told), 4) == told

@@ -44,7 +44,9 @@ def _page(path: str) -> str | None:
 
 
 @pytest.mark.parametrize(
-    "mode", [[], ["-s", "SITESIFT_EXTRACT_PROCESSES=0"]], ids=["processes", "thread"]
+    "mode",
+    [["-s", "SITESIFT_EXTRACT_PROCESSES=2"], ["-s", "SITESIFT_EXTRACT_PROCESSES=0"]],
+    ids=["processes", "thread"],
 )
 def test_a_page_slow_to_extract_does_not_stall_the_crawl(tmp_path: Path, mode: list[str]) -> None:
     started = time.perf_counter()

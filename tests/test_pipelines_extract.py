@@ -62,6 +62,9 @@ def crawl(tmp_path_factory: pytest.TempPathFactory) -> Crawl:
                 # pages are the screenshot stage's business.
                 "-s",
                 "SITESIFT_SCREENSHOTS=none",
+                # The default on more than one CPU: the job in worker processes.
+                "-s",
+                "SITESIFT_EXTRACT_PROCESSES=2",
             ],
             capture_output=True,
             text=True,
