@@ -33,6 +33,15 @@ HOME = "<html><body>" + "".join(
 ) + '<a href="/heavy.html">heavy</a></body></html>'  # fmt: skip
 
 
+def _crawl(tmp_path: Path, base: str, db: Path, *settings: str) -> list[str]:
+    """The command line of a crawl of ``base`` into ``db``, without delays."""
+    sites = tmp_path / "sites.txt"
+    sites.write_text(f"{base}\n")
+    return [sys.executable, "-m", "crawler.cli", "crawl", str(sites), "--db", f"sqlite:///{db}",
+            "-L", "WARNING", "-s", "AUTOTHROTTLE_ENABLED=False", "-s", "DOWNLOAD_DELAY=0",
+            "-s", "SITESIFT_SCREENSHOTS=none", *settings]  # fmt: skip
+
+
 def _page(path: str) -> str | None:
     if path == "/":
         return HOME
@@ -55,14 +64,10 @@ def test_a_page_slow_to_extract_does_not_stall_the_crawl(tmp_path: Path, mode: l
     extract(doc)
     seconds = time.perf_counter() - started  # what the page costs, here and now
 
+    db = tmp_path / "crawl.db"
     with serving(_page) as base:
-        sites = tmp_path / "sites.txt"
-        sites.write_text(f"{base}\n")
-        db = tmp_path / "crawl.db"
         done = subprocess.run(
-            [sys.executable, "-m", "crawler.cli", "crawl", str(sites), "--db", f"sqlite:///{db}",
-             "-L", "WARNING", "-s", "AUTOTHROTTLE_ENABLED=False", "-s", "DOWNLOAD_DELAY=0",
-             "-s", "SITESIFT_SCREENSHOTS=none", *mode],
+            _crawl(tmp_path, base, db, *mode),
             capture_output=True, text=True, timeout=300, cwd=tmp_path,
         )  # fmt: skip
     assert done.returncode == 0, done.stderr[-3000:]
@@ -117,14 +122,10 @@ def test_a_worker_process_that_dies_costs_its_page_the_text_not_the_crawl(
             return f"<html><body><h1>Late</h1>{PARAGRAPH * 3}</body></html>"
         return None
 
+    db = tmp_path / "crawl.db"
     with serving(page) as base:
-        sites = tmp_path / "sites.txt"
-        sites.write_text(f"{base}\n")
-        db = tmp_path / "crawl.db"
         crawl = subprocess.Popen(
-            [sys.executable, "-m", "crawler.cli", "crawl", str(sites), "--db", f"sqlite:///{db}",
-             "-L", "WARNING", "-s", "AUTOTHROTTLE_ENABLED=False", "-s", "DOWNLOAD_DELAY=0",
-             "-s", "SITESIFT_SCREENSHOTS=none", "-s", "SITESIFT_EXTRACT_PROCESSES=2"],
+            _crawl(tmp_path, base, db, "-s", "SITESIFT_EXTRACT_PROCESSES=2"),
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=tmp_path,
         )  # fmt: skip
         try:
