@@ -25,8 +25,8 @@ log = logging.getLogger(__name__)
 
 
 class AnalysePipeline:
-    """Runs :func:`pipelines.job.analyse` on every page fetched whole, off the reactor,
-    and copies its decision and result onto the item."""
+    """Runs :func:`pipelines.job.analyse` on every page fetched whole, off
+    the reactor, and copies its decision and result onto the item."""
 
     def __init__(
         self,
@@ -94,7 +94,7 @@ class AnalysePipeline:
                 analysis = await in_worker(self.crawler, analyse, job)
             else:
                 analysis = await off_reactor(self.crawler, analyse, job, item.document)
-        except Exception as exc:  # a worker process died: the page is kept as fetched
+        except Exception as exc:  # a worker died, or the pool shut down: kept as fetched
             analysis = PageAnalysis(None, None, None, (("analyse", type(exc).__name__, str(exc)),))
         for step, kind, message in analysis.failures:
             log.warning("%s failed on %s: %s: %s", step, url, kind, message)

@@ -9,8 +9,8 @@ downloads, timeouts, heartbeats and Redis calls would all wait.
   slices. Cheap steps (a blocked page's text, a fingerprint) go here.
 - ``in_worker``: a pool of worker processes (``SITESIFT_EXTRACT_PROCESSES``,
   one per CPU by default), so that a single crawl uses every core; with 0,
-  the thread above. The function and its arguments must pickle: a worker
-  gets the page's HTML, not its tree.
+  callers use the thread above. The function and its arguments must
+  pickle: a worker gets the page's HTML, not its tree.
 
 Pipelines hand either one pure functions of the page and touch shared state
 (caches, stats) only in the reactor thread, before and after.
@@ -106,12 +106,10 @@ def _process_pool(crawler: Crawler) -> ProcessPoolExecutor:
 
 
 async def in_worker(crawler: Crawler, fn: Callable[..., T], *args: Any) -> T:
-    """``fn(*args)`` in one of the crawl's worker processes, or in its worker
-    thread when it has none. A worker that dies (killed for memory, a crash
-    in a parser) fails the pages it held with ``BrokenProcessPool``; the next
+    """``fn(*args)`` in one of the crawl's worker processes (it has some:
+    :func:`processes`). A worker that dies (killed for memory, a crash in a
+    parser) fails the pages it held with ``BrokenProcessPool``; the next
     page gets a new pool."""
-    if not processes(crawler):
-        return await off_reactor(crawler, fn, *args)
     from twisted.internet import reactor
 
     pool = _process_pool(crawler)
